@@ -1,0 +1,133 @@
+// Every setting of the service, read from the environment in one validated, documented schema.
+// A bad value stops start-up with a message naming the variable.
+import os from 'node:os';
+
+type Parser<T> = (raw: string) => T;
+
+interface Setting<T> {
+  doc: string;
+  default: T;
+  parse: Parser<T>;
+}
+
+const int =
+  (min: number, max: number): Parser<number> =>
+  (raw) => {
+    if (!/^\d+$/.test(raw)) throw new Error(`must be a whole number from ${min} to ${max}`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new Error(`must be a whole number from ${min} to ${max}`);
+    return n;
+  };
+const str: Parser<string> = (raw) => raw;
+const optionalUrl =
+  (schemes: string[]): Parser<string | undefined> =>
+  (raw) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new Error(`must be a URL (${schemes.join(' or ')})`);
+    }
+    if (!schemes.includes(url.protocol.replace(':', ''))) throw new Error(`must be a URL (${schemes.join(' or ')})`);
+    return raw;
+  };
+const bool: Parser<boolean> = (raw) => {
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error('must be true or false');
+};
+const logLevel: Parser<string> = (raw) => {
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (!levels.includes(raw)) throw new Error(`must be one of ${levels.join(', ')}`);
+  return raw;
+};
+
+const schema = {
+  PORT: { doc: 'HTTP port', default: 8080, parse: int(0, 65535) },
+  HOST: { doc: 'HTTP bind address', default: '127.0.0.1', parse: str },
+  DATA_DIR: { doc: 'Directory of the embedded PostgreSQL cluster', default: './data', parse: str },
+  DATABASE_URL: {
+    doc: 'External PostgreSQL 15+ (replaces the embedded one)',
+    default: undefined,
+    parse: optionalUrl(['postgres', 'postgresql']),
+  },
+  DATABASE_READ_URL: {
+    doc: 'Read replica for queries (defaults to DATABASE_URL)',
+    default: undefined,
+    parse: optionalUrl(['postgres', 'postgresql']),
+  },
+  EMBEDDED_PG_PORT: {
+    doc: 'Preferred port of the embedded PostgreSQL (a free one is used when taken)',
+    default: 54329,
+    parse: int(1024, 65535),
+  },
+  REDIS_URL: {
+    doc: 'Redis for limiter state shared by many hosts',
+    default: undefined,
+    parse: optionalUrl(['redis', 'rediss']),
+  },
+  WORKERS: { doc: 'HTTP worker processes', default: os.availableParallelism(), parse: int(1, 64) },
+  LOG_LEVEL: { doc: 'pino log level', default: 'info', parse: logLevel },
+  KEY_PREFIX: { doc: 'Fixed prefix of API keys', default: 'jps_', parse: str },
+  STATEMENT_TIMEOUT_MS: { doc: 'Timeout of every read query', default: 5000, parse: int(100, 600_000) },
+  POOL_MAX: { doc: 'Connections per pool', default: 10, parse: int(1, 200) },
+  POOL_ACQUIRE_TIMEOUT_MS: {
+    doc: 'How long a request waits for a pool connection',
+    default: 3000,
+    parse: int(100, 60_000),
+  },
+  EXPIRED_RETENTION_DAYS: {
+    doc: 'Expired jobs stay retrievable by id this long',
+    default: 30,
+    parse: int(0, 3650),
+  },
+  REFRESH_INTERVAL_S: {
+    doc: 'Period of the jobs_count and coverage refresh',
+    default: 900,
+    parse: int(1, 86_400),
+  },
+  EXPIRY_INTERVAL_S: { doc: 'Period of the expiry schedule', default: 60, parse: int(1, 86_400) },
+  RATE_LIMIT_PER_MINUTE: {
+    doc: 'Default per-minute request limit of new accounts',
+    default: 600,
+    parse: int(1, 10_000_000),
+  },
+  MONTHLY_QUOTA: {
+    doc: 'Default monthly request quota of new accounts',
+    default: 1_000_000,
+    parse: int(1, 2_000_000_000),
+  },
+  DEMO_JOBS: {
+    doc: 'Postings generated for the demo dataset on first start (0: none)',
+    default: 3000,
+    parse: int(0, 10_000_000),
+  },
+  DEMO_DATA: { doc: 'Load the demo dataset into an empty index on start', default: true, parse: bool },
+} satisfies Record<string, Setting<unknown>>;
+
+type Schema = typeof schema;
+export type Config = { [K in keyof Schema]: Schema[K]['default'] | ReturnType<Schema[K]['parse']> };
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const out: Record<string, unknown> = {};
+  for (const [name, setting] of Object.entries(schema) as [string, Setting<unknown>][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') {
+      out[name] = setting.default;
+      continue;
+    }
+    try {
+      out[name] = setting.parse(raw);
+    } catch (err) {
+      throw new ConfigError(`invalid setting ${name}=${JSON.stringify(raw)}: ${(err as Error).message}`);
+    }
+  }
+  return out as Config;
+}
+
+/** The documented settings, for the README and `cli config`. */
+export function describeSettings(): { name: string; doc: string; default: unknown }[] {
+  return Object.entries(schema).map(([name, s]) => ({ name, doc: s.doc, default: s.default }));
+}

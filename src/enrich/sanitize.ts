@@ -1,0 +1,51 @@
+// Descriptions: sanitised HTML under a strict allow-list, and plain text derived from it.
+import sanitizeHtml from 'sanitize-html';
+
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p', 'br', 'hr', 'ul', 'ol', 'li', 'strong', 'b', 'em', 'i', 'u', 'a',
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'table', 'thead', 'tbody',
+    'tr', 'th', 'td', 'div', 'span', 'sub', 'sup', 'dl', 'dt', 'dd',
+  ],
+  allowedAttributes: { a: ['href', 'title'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  // Script and style bodies are dropped with their tags, never kept as text.
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'svg', 'math', 'iframe', 'object'],
+  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener' }) },
+};
+OPTIONS.allowedAttributes = { a: ['href', 'title', 'rel'] };
+
+/** Sanitised HTML. Idempotent: sanitising the output again gives the same string. */
+export function sanitizeDescription(html: string): string {
+  return sanitizeHtml(html, OPTIONS).trim();
+}
+
+const BLOCK = /<\/(p|div|li|h[1-6]|tr|blockquote|pre|dt|dd|table|ul|ol)>|<br\s*\/?>|<hr\s*\/?>/gi;
+
+/** Plain text of sanitised HTML: block ends become line breaks, entities decoded. */
+export function htmlToText(safeHtml: string): string {
+  const withBreaks = safeHtml.replace(BLOCK, (m) => `${m}\n`).replace(/<li>/gi, '<li>- ');
+  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} });
+  return decodeEntities(text)
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);/gi, (m, e: string) => {
+    const k = e.toLowerCase();
+    if (k === 'amp') return '&';
+    if (k === 'lt') return '<';
+    if (k === 'gt') return '>';
+    if (k === 'quot') return '"';
+    if (k === 'apos') return "'";
+    if (k === 'nbsp') return ' ';
+    const code = k.startsWith('#x') ? Number.parseInt(k.slice(2), 16) : Number.parseInt(k.slice(1), 10);
+    return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
+  });
+}
