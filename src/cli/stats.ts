@@ -1,0 +1,4 @@
+export async function run(_args: string[]): Promise<number> {
+  process.stderr.write('stats: not available yet\n');
+  return 2;
+}
