@@ -1,0 +1,78 @@
+// Turning one user term into a tsquery literal, and predicting without a database whether PostgreSQL's
+// english configuration will find a lexeme in it.
+//
+// Every term is sent as a quoted literal, so to_tsquery runs it through the same parser and dictionaries
+// as to_tsvector ('node.js' stays a host token, 'full-stack' becomes a phrase of its parts). Before that,
+// every character that could start a token type the english configuration discards (tags `<b>`, entities
+// `&amp;`, protocols `http://`) or whose class depends on the database locale is replaced by a space, which
+// the parser treats as a separator anyway. What is left is predictable enough to decide "has a lexeme".
+import { ENGLISH_STOP_WORDS } from '../stopwords.ts';
+
+// Punctuation kept inside terms because the parser builds useful tokens from it: hosts and versions (.),
+// hyphenated words and signed numbers (-), emails (@), paths (/ _), c++ / c# (harmless: parsed as blanks).
+const KEPT_PUNCTUATION = new Set(['.', '-', '_', '@', '/', '+', '#']);
+const WORDLIKE = /^[\p{L}\p{M}\p{N}]$/u;
+const LETTER = /^\p{L}$/u;
+// Letters newer than the glibc 2.36 Unicode tables: a C.UTF-8 database does not treat them as letters.
+const RECENT_BMP_LETTERS = new Set([
+  0x88f, 0xc5c, 0xcdc, 0x1c89, 0x1c8a, 0xa7cb, 0xa7cc, 0xa7cd, 0xa7ce, 0xa7cf, 0xa7d2, 0xa7d4, 0xa7da, 0xa7db,
+  0xa7dc, 0xa7f1,
+]);
+// glibc lowercases these two to ASCII letters, which can complete a stop word (İS → is).
+const ASCII_LOWER: Record<string, string> = { '\u0130': 'i', '\u212a': 'k' };
+
+function isAsciiAlnum(cp: number): boolean {
+  return (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
+}
+
+/** NFC-normalises and replaces every character the parser would not keep in a word by a space. */
+export function sanitizeTerm(text: string): string {
+  let out = '';
+  for (const ch of text.normalize('NFC')) {
+    const cp = ch.codePointAt(0)!;
+    if (isAsciiAlnum(cp) || KEPT_PUNCTUATION.has(ch) || (cp > 0x7f && WORDLIKE.test(ch))) out += ch;
+    else out += ' ';
+  }
+  return out.replace(/ +/g, ' ').trim();
+}
+
+/** Words of a sanitised term, as counted against the term cap. */
+export function termWords(sanitized: string): number {
+  return sanitized === '' ? 0 : sanitized.split(' ').length;
+}
+
+// A character PostgreSQL treats as a word character whatever the database locale (C or a UTF-8 one).
+function isSureLetter(ch: string, cp: number): boolean {
+  if (isAsciiAlnum(cp)) return true;
+  return cp > 0x7f && cp < 0x10000 && LETTER.test(ch) && !RECENT_BMP_LETTERS.has(cp);
+}
+
+function isStopWord(run: string): boolean {
+  let lower = '';
+  for (const ch of run) lower += ASCII_LOWER[ch] ?? ch;
+  return ENGLISH_STOP_WORDS.has(lower.toLowerCase());
+}
+
+/**
+ * Whether to_tsquery('english', literal) yields at least one lexeme for a sanitised term. Conservative:
+ * a run of sure letters/digits that is not a stop word always ends up in some kept token; when in doubt
+ * (only stop words, marks, exotic digits) the term counts as having no lexeme.
+ */
+export function hasLexeme(sanitized: string): boolean {
+  let run = '';
+  for (const ch of `${sanitized} `) {
+    const cp = ch.codePointAt(0)!;
+    if (isSureLetter(ch, cp)) {
+      run += ch;
+      continue;
+    }
+    if (run !== '' && !isStopWord(run)) return true;
+    run = '';
+  }
+  return false;
+}
+
+/** A tsquery quoted literal: backslashes and quotes escaped so nothing inside acts as an operator. */
+export function tsLiteral(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
