@@ -1,0 +1,119 @@
+// Greenhouse job board API: `{jobs:[…], meta}` from /v1/boards/{board}/jobs?content=true, or one job
+// from the single-job call (which alone carries pay ranges, in cents).
+import type { SalaryInput } from '../record.ts';
+import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
+import {
+  amount,
+  asArray,
+  combineTiers,
+  companyOf,
+  decodeOnce,
+  employmentTypes,
+  isObj,
+  location,
+  mapItems,
+  type Obj,
+  parseJson,
+  requireTitle,
+  requireUrl,
+  salaryUnit,
+  str,
+  toIsoUtc,
+} from './util.ts';
+
+function metadataValue(job: Obj, name: RegExp): unknown[] {
+  const out: unknown[] = [];
+  for (const m of asArray(job.metadata)) {
+    if (isObj(m) && typeof m.name === 'string' && name.test(m.name)) out.push(...asArray(m.value));
+  }
+  return out;
+}
+
+function payRanges(job: Obj): SalaryInput | undefined {
+  const tiers: SalaryInput[] = [];
+  for (const r of asArray(job.pay_input_ranges)) {
+    if (!isObj(r)) continue;
+    const min = amount(r.min_cents);
+    const max = amount(r.max_cents);
+    tiers.push({
+      min: min === undefined ? undefined : min / 100,
+      max: max === undefined ? undefined : max / 100,
+      currency: str(r.currency_type)?.toUpperCase(),
+      // No interval field: the range title or blurb usually says "per year" / "hourly".
+      unit: salaryUnit(`${str(r.title) ?? ''} ${str(r.blurb) ?? ''}`) ?? 'YEAR',
+      text: str(r.title),
+    });
+  }
+  // Several ranges (zones): the overall range is kept with every range spelled out in the text.
+  const text =
+    tiers.length > 1
+      ? tiers
+          .map((t) =>
+            `${t.text ? `${t.text}: ` : ''}${t.min ?? ''}–${t.max ?? ''} ${t.currency ?? ''}`.trim(),
+          )
+          .join('; ')
+      : undefined;
+  return combineTiers(tiers, text);
+}
+
+function parse(payload: string, ctx: AdapterContext): AdapterResult {
+  const body = parseJson('greenhouse', payload);
+  let jobs: unknown[];
+  if (isObj(body) && Array.isArray(body.jobs)) jobs = body.jobs;
+  else if (isObj(body) && body.id !== undefined && 'absolute_url' in body) jobs = [body];
+  else throw new AdapterFormatError('greenhouse', 'expected {jobs:[…]} or a single job');
+
+  return mapItems(
+    jobs,
+    (j) => str((j as Obj).id),
+    (job, id) => {
+      const title = requireTitle(job.title);
+      const url = requireUrl(job.absolute_url, 'absolute_url');
+      const loc = isObj(job.location) ? str(job.location.name) : undefined;
+      const offices = asArray(job.offices).filter(isObj);
+      const raw = loc ? [loc] : offices.map((o) => str(o.location) ?? str(o.name));
+      const placeText = [loc, ...offices.map((o) => str(o.name))].filter(Boolean).join(' ');
+      const metaWorkplace = metadataValue(job, /remote|workplace|work ?type|location ?type|arrangement/i)
+        .map((v) => String(v))
+        .join(' ');
+      const hay = `${placeText} ${metaWorkplace}`;
+      const work = /hybrid/i.test(hay)
+        ? 'Hybrid'
+        : /remote/i.test(hay)
+          ? 'Remote'
+          : /on-?site/i.test(hay)
+            ? 'On-site'
+            : undefined;
+      const content = str(job.content);
+      return {
+        id: `greenhouse:${id}`,
+        source: ctx.source,
+        title,
+        company: companyOf(ctx, str(job.company_name)),
+        url,
+        canonical_url: url,
+        // Always entity-escaped by Greenhouse: unescape exactly once (sanitised at load).
+        description_html: content ? decodeOnce(content) : undefined,
+        location: location({
+          raw: raw.filter((x): x is string => !!x),
+          remote: work === 'Remote' ? true : undefined,
+        }),
+        work_arrangement: work,
+        employment_type: employmentTypes(metadataValue(job, /employment|job ?type|time ?type|commitment/i)),
+        department: asArray(job.departments)
+          .filter(isObj)
+          .map((d) => str(d.name))
+          .find(Boolean),
+        requisition_id: str(job.requisition_id),
+        posted_at: toIsoUtc(job.first_published) ?? toIsoUtc(job.updated_at),
+        salary: payRanges(job),
+        job_language: /^[a-z]{2}$/i.test(str(job.language) ?? '')
+          ? str(job.language)!.toLowerCase()
+          : undefined,
+        board: ctx.board,
+      };
+    },
+  );
+}
+
+export const greenhouse: Adapter = { format: 'greenhouse', parse };

@@ -1,0 +1,86 @@
+// Recruitee careers API: `{offers:[…]}` from {slug}.recruitee.com/api/offers/.
+import type { SalaryInput } from '../record.ts';
+import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
+import {
+  amount,
+  arrangement,
+  companyOf,
+  country,
+  education,
+  employmentTypes,
+  httpUrl,
+  isObj,
+  location,
+  mapItems,
+  type Obj,
+  parseJson,
+  requireTitle,
+  requireUrl,
+  salary,
+  salaryUnit,
+  seniority,
+  str,
+  toIsoUtc,
+} from './util.ts';
+
+function recruiteeSalary(o: Obj): SalaryInput | undefined {
+  if (!isObj(o.salary)) return undefined;
+  const s = o.salary;
+  const min = amount(s.min);
+  const max = amount(s.max);
+  if (min === undefined && max === undefined) return undefined;
+  return salary({ min, max, currency: str(s.currency)?.toUpperCase(), unit: salaryUnit(s.period) });
+}
+
+function parse(payload: string, ctx: AdapterContext): AdapterResult {
+  const body = parseJson('recruitee', payload);
+  if (!isObj(body) || !Array.isArray(body.offers))
+    throw new AdapterFormatError('recruitee', 'expected {offers:[…]}');
+  return mapItems(
+    body.offers,
+    (o) => str((o as Obj).id),
+    (o, id) => {
+      if (str(o.status) !== undefined && o.status !== 'published') return null;
+      const url = requireUrl(o.careers_url, 'careers_url');
+      const c = country(o.country_code) ?? country(o.country);
+      const html = [str(o.description), str(o.requirements)].filter(Boolean).join('\n');
+      const hours = amount(o.max_hours) ?? amount(o.min_hours);
+      return {
+        id: `recruitee:${id}`,
+        source: ctx.source,
+        title: requireTitle(o.title),
+        company: companyOf(ctx, str(o.company_name)),
+        url,
+        apply_url: httpUrl(o.careers_apply_url),
+        canonical_url: url,
+        description_html: html || undefined,
+        location: location({
+          raw: str(o.location) ? [str(o.location)!] : undefined,
+          remote: o.remote === true ? true : undefined,
+          countries: c ? [c] : undefined,
+          cities: str(o.city) ? [str(o.city)!] : undefined,
+          regions: str(o.state_name)
+            ? [str(o.state_name)!]
+            : str(o.state_code)
+              ? [str(o.state_code)!]
+              : undefined,
+        }),
+        work_arrangement: arrangement({
+          remote: o.remote === true,
+          hybrid: o.hybrid === true,
+          onsite: o.on_site === true,
+        }),
+        employment_type: employmentTypes(o.employment_type_code),
+        department: str(o.department),
+        seniority: seniority(o.experience_code),
+        education_requirements: education(o.education_code),
+        working_hours: hours && hours > 0 && hours <= 80 ? hours : undefined,
+        posted_at: toIsoUtc(o.published_at) ?? toIsoUtc(o.created_at),
+        salary: recruiteeSalary(o),
+        board: ctx.board,
+      };
+    },
+  );
+}
+
+export const recruitee: Adapter = { format: 'recruitee', parse };
