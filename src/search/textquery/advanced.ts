@@ -22,7 +22,9 @@ type Token =
   | { kind: 'operand'; pos: number; node: QueryNode; words: number; text: string }
   | { kind: 'end'; pos: number };
 
-const WORD_STOP = new Set(['&', '|', '!', '(', ')', '<', '>', ':', "'", '"']);
+// As in to_tsquery, a word ends at whitespace or one of these; quotes and '>' inside a word are just
+// characters (the text parser then treats them as blanks).
+const WORD_END = new Set(['&', '|', '!', '(', ')', '<', ':']);
 const PHRASE_OPERATOR_HINT = 'use <-> (followed by) or <N> with N from 0 to 16384';
 
 function fail(message: string, pos: number): never {
@@ -73,16 +75,9 @@ function tokenize(chars: string[]): Token[] {
       }
       tokens.push({ kind: 'phrase', pos, distance, text: chars.slice(i, j).join('') });
       i = j;
-    } else if (ch === '>') {
-      fail(`Unexpected ">" at position ${pos}: ${PHRASE_OPERATOR_HINT}.`, pos);
     } else if (ch === ':') {
       fail(
         `Unexpected ":" at position ${pos}: ":*" and weights must directly follow a term, as in manag:*.`,
-        pos,
-      );
-    } else if (ch === '"') {
-      fail(
-        `Double quote at position ${pos}: quote a phrase with single quotes, as in 'senior engineer'.`,
         pos,
       );
     } else {
@@ -107,25 +102,28 @@ function tokenize(chars: string[]): Token[] {
         j++;
         if (raw === '') fail(`Empty quoted phrase at position ${pos}.`, pos);
       } else {
-        while (j < chars.length && !isSpace(chars[j]) && !WORD_STOP.has(chars[j])) {
-          if (chars[j] === '\\' && j + 1 < chars.length) j++;
+        while (j < chars.length && !isSpace(chars[j]) && !WORD_END.has(chars[j])) {
+          if (chars[j] === '\\') {
+            if (j + 1 >= chars.length) fail(`Backslash at position ${j + 1} has nothing to escape.`, j + 1);
+            j++;
+          }
           raw += chars[j++];
         }
       }
       let prefix = false;
       const weights = new Set<string>();
       if (chars[j] === ':') {
-        const colon = j + 1;
+        const colonPos = j + 1;
         j++;
         while (j < chars.length && /^[*a-dA-D]$/.test(chars[j])) {
           if (chars[j] === '*') prefix = true;
           else weights.add(chars[j].toUpperCase());
           j++;
         }
-        if (j === colon) {
+        if (j < chars.length && !isSpace(chars[j]) && !WORD_END.has(chars[j])) {
           fail(
-            `Bad ":" at position ${colon}: only * (prefix match) and the weights A, B, C, D may follow it.`,
-            colon,
+            `Bad ":" at position ${colonPos}: only * (prefix match) and the weights A, B, C, D may follow it.`,
+            colonPos,
           );
         }
       }
@@ -154,7 +152,10 @@ function tokenize(chars: string[]): Token[] {
 class Parser {
   private k = 0;
 
-  constructor(private readonly tokens: Token[]) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly doubleQuoted: boolean,
+  ) {}
 
   private peek(): Token {
     return this.tokens[this.k];
@@ -169,8 +170,9 @@ class Parser {
   }
 
   private missingOperator(t: Token): never {
+    const quoteHint = this.doubleQuoted ? " Quote a phrase with single quotes, as in 'senior engineer'." : '';
     fail(
-      `Missing operator before ${describe(t)} at position ${t.pos}: join terms with & (and), | (or) or <-> (followed by).`,
+      `Missing operator before ${describe(t)} at position ${t.pos}: join terms with & (and), | (or) or <-> (followed by).${quoteHint}`,
       t.pos,
     );
   }
@@ -239,7 +241,7 @@ class Parser {
 export function compileAdvancedQuery(input: string): string {
   const tokens = tokenize(codePoints(input));
   checkTermCount(tokens.reduce((n, t) => n + (t.kind === 'operand' ? t.words : 0), 0));
-  const cleaned = removeEmptyTerms(new Parser(tokens).parse());
+  const cleaned = removeEmptyTerms(new Parser(tokens, input.includes('"')).parse());
   if (!cleaned) throw new TextQueryError(NO_SEARCHABLE_TERM);
   try {
     return printQuery(cleaned);

@@ -76,15 +76,11 @@ export function printQuery(node: QueryNode): string {
     case 'not':
       return `!${wrap(node.child, PRIORITY.not, false)}`;
     default: {
-      if (node.kind === 'phrase' && node.distance > MAX_PHRASE_DISTANCE) throw new DistanceTooLargeError();
-      const op =
-        node.kind === 'and'
-          ? '&'
-          : node.kind === 'or'
-            ? '|'
-            : node.distance === 1
-              ? '<->'
-              : `<${node.distance}>`;
+      let op: string = node.kind === 'and' ? '&' : '|';
+      if (node.kind === 'phrase') {
+        if (node.distance > MAX_PHRASE_DISTANCE) throw new DistanceTooLargeError();
+        op = node.distance === 1 ? '<->' : `<${node.distance}>`;
+      }
       const p = PRIORITY[node.kind];
       return `${wrap(node.left, p, false)} ${op} ${wrap(node.right, p, true)}`;
     }
