@@ -1,0 +1,306 @@
+// Salary: what was posted (structured fields or free text), kept as posted, plus an annualised range.
+//
+// One annualisation rule for every source: YEAR ×1, MONTH ×12, WEEK ×52, DAY ×260, HOUR ×2080
+// (40 hours × 52 weeks; 5 days × 52 weeks). Values are rejected, never guessed, when they cannot be a
+// salary: the check converts to rough US dollars with the order-of-magnitude rates below, which are
+// used for nothing else.
+import type { SalaryInput } from '../ingest/record.ts';
+import type { Salary } from './index.ts';
+
+export const ANNUAL_FACTOR: Record<string, number> = { YEAR: 1, MONTH: 12, WEEK: 52, DAY: 260, HOUR: 2080 };
+
+// Approximate USD value of one unit, for plausibility only (a factor of two either way changes nothing).
+const USD_RATE: Record<string, number> = {
+  USD: 1, EUR: 1.1, GBP: 1.27, CHF: 1.1, CAD: 0.73, AUD: 0.66, NZD: 0.6, JPY: 0.0067, CNY: 0.14, HKD: 0.13,
+  SGD: 0.74, INR: 0.012, KRW: 0.00075, TWD: 0.031, SEK: 0.095, NOK: 0.095, DKK: 0.145, ISK: 0.0072, PLN: 0.25,
+  CZK: 0.043, HUF: 0.0028, RON: 0.22, BGN: 0.56, TRY: 0.03, RUB: 0.011, UAH: 0.024, ILS: 0.27, AED: 0.27,
+  SAR: 0.27, QAR: 0.27, EGP: 0.02, ZAR: 0.054, NGN: 0.00065, KES: 0.0077, MAD: 0.1, BRL: 0.18, MXN: 0.055,
+  ARS: 0.001, CLP: 0.0011, COP: 0.00025, PEN: 0.27, IDR: 0.000063, PHP: 0.018, VND: 0.00004, THB: 0.028,
+  MYR: 0.21, PKR: 0.0036, BDT: 0.0085, LKR: 0.0033, RSD: 0.0093, GEL: 0.37, KZT: 0.0021,
+};
+/** Plausible annual pay in USD: below is a misread; above is cents or an error. */
+const MIN_ANNUAL_USD = 300;
+const MAX_ANNUAL_USD = 3_000_000;
+
+const SYMBOLS: [RegExp, string][] = [
+  [/US\$|USD/i, 'USD'],
+  [/C\$|CA\$|CAD/i, 'CAD'],
+  [/A\$|AU\$|AUD/i, 'AUD'],
+  [/NZ\$|NZD/i, 'NZD'],
+  [/S\$|SGD/i, 'SGD'],
+  [/HK\$|HKD/i, 'HKD'],
+  [/MX\$|MXN/i, 'MXN'],
+  [/R\$|BRL/, 'BRL'],
+  [/€|EUR|euros?\b/i, 'EUR'],
+  [/£|GBP/i, 'GBP'],
+  [/₹|INR|\bRs\.?(?=\s?\d)|\bLPA\b|lakhs?\b/i, 'INR'],
+  [/CHF|\bFr\.(?=\s?\d)/i, 'CHF'],
+  [/CN¥|RMB|CNY|元/i, 'CNY'],
+  [/¥|JPY|円/i, 'JPY'],
+  [/₩|KRW/i, 'KRW'],
+  [/zł|PLN/i, 'PLN'],
+  [/Kč|CZK/i, 'CZK'],
+  [/\bFt\b|HUF/i, 'HUF'],
+  [/₺|TRY/, 'TRY'],
+  [/₪|ILS|NIS/, 'ILS'],
+  [/₱|PHP/, 'PHP'],
+  [/₦|NGN/, 'NGN'],
+  [/₽|RUB/, 'RUB'],
+  [/฿|THB/, 'THB'],
+  [/\blei\b|RON/i, 'RON'],
+  [/AED|dirhams?/i, 'AED'],
+  [/ZAR|\bR(?=\s?\d)/, 'ZAR'],
+];
+const CODE_RE = /\b([A-Z]{3})\b/g;
+const DOLLAR_BY_COUNTRY: Record<string, string> = {
+  CA: 'CAD', AU: 'AUD', NZ: 'NZD', SG: 'SGD', HK: 'HKD', MX: 'MXN', TW: 'TWD',
+};
+const KRONA_BY_COUNTRY: Record<string, string> = { SE: 'SEK', NO: 'NOK', DK: 'DKK', IS: 'ISK' };
+
+const UNIT_WORDS: [RegExp, string][] = [
+  [/\b(?:LPA|lakhs? per annum|CTC)\b/i, 'YEAR'],
+  [
+    /(?:\/|\bper\s|\ba\s|\ban\s|\bpro\s|\bpar\s|\bpor\s|\bal\s|\bim\s)\s*(?:hour|hr|h|stunde|std|heure|hora)\b|\bhourly\b|\bstündlich\b|\/h\b|\bph\b/i,
+    'HOUR',
+  ],
+  [/(?:\/|\bper\s|\ba\s|\bpro\s|\bpar\s|\bpor\s)\s*(?:day|tag|jour|d[ií]a)\b|\bdaily\b|\bday rate\b|\bp\/?d\b/i, 'DAY'],
+  [/(?:\/|\bper\s|\ba\s|\bpro\s|\bpar\s|\bpor\s)\s*(?:week|wk|woche|semaine|semana)\b|\bweekly\b/i, 'WEEK'],
+  [
+    /(?:\/|\bper\s|\ba\s|\bpro\s|\bpar\s|\bpor\s|\bal\s|\bim\s)\s*(?:month|mo|monat|mois|mes|mês|mån|månad|miesiąc)\b|\bmonthly\b|\bmonatlich\b|\bmensuel(?:le)?\b|\bmensual\b|\bp\.?\s?m\b/i,
+    'MONTH',
+  ],
+  [
+    /(?:\/|\bper\s|\ba\s|\ban\s|\bpro\s|\bpar\s|\bpor\s|\bal\s|\bim\s)\s*(?:year|yr|annum|jahr|an|año|ano)\b|\bannual(?:ly)?\b|\byearly\b|\bj[äa]hrlich\b|\bannuel(?:le)?\b|\banual\b|\bp\.\s?a\.?|\bpa\b|\bbrutto\/jahr\b/i,
+    'YEAR',
+  ],
+];
+
+// A number with optional thousands separators and decimals, and an optional magnitude suffix.
+const NUM_RE =
+  /(\d{1,3}(?:[,.'\u2019\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d+)?)\s*(k|m|mn|million|l|lakhs?|lpa|cr|crores?)?(?![\p{L}\d])/giu;
+const RANGE_SEP_RE = /^\s*(?:-|–|—|to|bis|à|a|au|hasta|até|~)\s*$/i;
+const SKIP_RE = /\b(?:competitive|doe|negotiable|depending on experience|tbd|n\/a)\b/i;
+const EQUITY_RE = /%|\bequity\b|\bbonus\b|\bstock\b/i;
+
+export interface SalaryContext {
+  /** ISO-2 countries of the posting, to tell "$" (USD, CAD, AUD…) and "kr" apart. */
+  countries?: string[];
+}
+
+function parseNumber(raw: string, suffix: string | undefined): number {
+  let s = raw.replace(/[\u00a0\u202f ']/g, '').replace(/\u2019/g, '');
+  const lastDot = s.lastIndexOf('.');
+  const lastComma = s.lastIndexOf(',');
+  if (lastDot >= 0 && lastComma >= 0) {
+    // Both present: the later one is the decimal mark.
+    const dec = lastDot > lastComma ? '.' : ',';
+    const thou = dec === '.' ? ',' : '.';
+    s = s.split(thou).join('').replace(dec, '.');
+  } else if (lastDot >= 0 || lastComma >= 0) {
+    const sep = lastDot >= 0 ? '.' : ',';
+    const groups = s.split(sep);
+    // "45.000" and "8,000" group thousands; "15.50" and "1,5" are decimals.
+    const thousands = groups.length > 2 || (groups[1].length === 3 && groups[0] !== '0');
+    s = thousands ? groups.join('') : groups.join('.');
+  }
+  let n = Number.parseFloat(s);
+  const k = (suffix ?? '').toLowerCase();
+  if (k === 'k') n *= 1e3;
+  else if (k === 'm' || k === 'mn' || k === 'million') n *= 1e6;
+  else if (k === 'l' || k.startsWith('lakh') || k === 'lpa') n *= 1e5;
+  else if (k === 'cr' || k.startsWith('crore')) n *= 1e7;
+  return n;
+}
+
+function currencyOf(text: string, ctx: SalaryContext): string | undefined {
+  for (const [re, code] of SYMBOLS) if (re.test(text)) return code;
+  for (const m of text.matchAll(CODE_RE)) if (USD_RATE[m[1]]) return m[1];
+  if (/\$/.test(text)) {
+    for (const cc of ctx.countries ?? []) if (DOLLAR_BY_COUNTRY[cc]) return DOLLAR_BY_COUNTRY[cc];
+    return 'USD';
+  }
+  if (/\bkr\.?|\bSEK|\bNOK|\bDKK/i.test(text)) {
+    for (const cc of ctx.countries ?? []) if (KRONA_BY_COUNTRY[cc]) return KRONA_BY_COUNTRY[cc];
+    return 'SEK';
+  }
+  return undefined;
+}
+
+export function normaliseUnit(unit: string | undefined): string | undefined {
+  if (!unit) return undefined;
+  const u = unit.toLowerCase().replace(/[^a-z]/g, '');
+  if (/year|annum|annual|yearly|yr|salary$/.test(u) && !/month|hour|week|day/.test(u)) return 'YEAR';
+  if (/month/.test(u)) return 'MONTH';
+  if (/week/.test(u)) return 'WEEK';
+  if (/day|daily/.test(u)) return 'DAY';
+  if (/hour|hr|wage/.test(u)) return 'HOUR';
+  return undefined;
+}
+
+function unitOf(text: string): string | undefined {
+  for (const [re, unit] of UNIT_WORDS) if (re.test(text)) return unit;
+  return undefined;
+}
+
+/** Parse a posted salary string ("$90k–$120k a year", "€45.000 - €55.000 brutto/Jahr", "INR 12 LPA"). */
+export function parseSalaryText(
+  text: string,
+  ctx: SalaryContext = {},
+): { min?: number; max?: number; currency?: string; unit?: string } | undefined {
+  if (!text || text.length > 400 || SKIP_RE.test(text)) return undefined;
+  const currency = currencyOf(text, ctx);
+  const nums: { value: number; end: number; start: number; suffix?: string }[] = [];
+  for (const m of text.matchAll(NUM_RE)) {
+    const before = text.slice(Math.max(0, m.index - 1), m.index);
+    // Skip percentages and equity: only the cash part is a salary.
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 2);
+    if (/%/.test(after) || /[+]/.test(before)) continue;
+    nums.push({ value: parseNumber(m[1], m[2]), start: m.index, end: m.index + m[0].length, suffix: m[2] });
+    if (nums.length === 2) break;
+  }
+  if (!nums.length) return undefined;
+  let min = nums[0].value;
+  let max: number | undefined;
+  if (nums.length === 2) {
+    const between = text
+      .slice(nums[0].end, nums[1].start)
+      .replace(/[A-Z]{0,3}[$€£₹¥]|\b[A-Z]{3}\b/g, ' ')
+      .replace(/[^\p{L}\-–—~]/gu, ' ');
+    if (RANGE_SEP_RE.test(between) || between.trim() === '') {
+      max = nums[1].value;
+      // "90-120k": the suffix of the upper bound applies to both.
+      if (!nums[0].suffix && nums[1].suffix && min < 1000) min = parseNumber(String(min), nums[1].suffix);
+    }
+  }
+  const unit = unitOf(text);
+  if (max === undefined) {
+    const lead = text.slice(0, nums[0].start);
+    if (/\bup to\b|\bbis zu\b|\bjusqu'à\b|\bhasta\b|\bmax(?:imum)?\b/i.test(lead)) return { max: min, currency, unit };
+    if (/\bfrom\b|\bab\b|\bà partir de\b|\bdesde\b|\bstarting at\b|\bmin(?:imum)?\b/i.test(lead)) {
+      return { min, currency, unit };
+    }
+    // One amount, no "from" or "up to": that amount is the salary.
+    max = min;
+  }
+  return { min, max, currency, unit };
+}
+
+function usd(n: number, currency: string): number | undefined {
+  const r = USD_RATE[currency];
+  return r === undefined ? undefined : n * r;
+}
+
+function plausible(annual: number, currency: string): boolean {
+  const u = usd(annual, currency);
+  // Unknown currency: only the sign and a generous bound can be checked.
+  if (u === undefined) return annual > 0 && annual < 1e12;
+  return u >= MIN_ANNUAL_USD && u <= MAX_ANNUAL_USD;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+
+/**
+ * The posting's salary: structured fields when given, else the posted text. Values stay as posted
+ * except two scale fixes that the plausibility check makes unambiguous: yearly bands entered in
+ * thousands ("100–130") and amounts in cents. Anything still implausible gives null.
+ */
+export function salaryOf(input: SalaryInput | undefined, ctx: SalaryContext = {}): Salary | null {
+  if (!input || typeof input !== 'object') return null;
+  // Scale fixes are for numbers an adapter passed through; text says its own magnitude ("$5M" is no salary).
+  const structured = input.min !== undefined || input.max !== undefined;
+  let min = numOrUndef(input.min);
+  let max = numOrUndef(input.max);
+  let currency = input.currency?.trim().toUpperCase();
+  let unit = normaliseUnit(input.unit);
+  if (min === undefined && max === undefined && input.text) {
+    const p = parseSalaryText(input.text, ctx);
+    if (!p) return null;
+    min = p.min;
+    max = p.max;
+    currency ??= p.currency;
+    unit ??= p.unit;
+  } else if (input.text && (!currency || !unit)) {
+    const p = parseSalaryText(input.text, ctx);
+    currency ??= p?.currency;
+    unit ??= p?.unit;
+  }
+  if (!currency || !/^[A-Z]{3}$/.test(currency)) return null;
+  if (min === undefined && max === undefined) return null;
+  if ((min !== undefined && min <= 0) || (max !== undefined && max <= 0)) return null;
+  if (min !== undefined && max !== undefined && min > max) [min, max] = [max, min];
+  const top = max ?? min!;
+  const bottom = min ?? max!;
+  // A band wider than 1:10 is two different things put together, not a salary range.
+  if (top / bottom > 10) return null;
+  unit ??= inferUnit(top, currency);
+  if (!unit) return null;
+  let scale = 1;
+  if (!plausible(top * ANNUAL_FACTOR[unit], currency)) {
+    if (!structured) return null;
+    const f = ANNUAL_FACTOR[unit];
+    if (unit === 'YEAR' && top < 1000 && plausible(top * 1000, currency) && (usd(bottom * 1000, currency) ?? 0) >= 10_000) {
+      scale = 1000;
+    } else if (plausible((top / 100) * f, currency) && plausible((bottom / 100) * f, currency)) scale = 0.01;
+    else return null;
+  }
+  if (!plausible(bottom * scale * ANNUAL_FACTOR[unit], currency)) return null;
+  if (scale !== 1) {
+    min = min === undefined ? undefined : round2(min * scale);
+    max = max === undefined ? undefined : round2(max * scale);
+  }
+  const f = ANNUAL_FACTOR[unit];
+  const sym = currency;
+  let range: string;
+  if (min !== undefined && max !== undefined) range = min === max ? fmt(min) : `${fmt(min)}–${fmt(max)}`;
+  else if (min !== undefined) range = `from ${fmt(min)}`;
+  else range = `up to ${fmt(max!)}`;
+  return {
+    min: min ?? null,
+    max: max ?? null,
+    currency,
+    unit,
+    annual_min: min === undefined ? null : Math.round(min * f),
+    annual_max: max === undefined ? null : Math.round(max * f),
+    summary: range.startsWith('from') || range.startsWith('up')
+      ? `${range.replace(/^(from|up to) /, `$1 ${sym} `)} per ${unit.toLowerCase()}`
+      : `${sym} ${range} per ${unit.toLowerCase()}`,
+  };
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+function numOrUndef(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && v.trim()) {
+    const n = parseNumber(v.trim(), undefined);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/** Unit of an amount posted without one: the only reading that is plausible, else none. */
+function inferUnit(amount: number, currency: string): string | undefined {
+  const u = usd(amount, currency);
+  if (u === undefined) return undefined;
+  if (u >= 12_000) return 'YEAR';
+  if (u >= 1_000) return 'MONTH';
+  if (u >= 5 && u <= 300) return 'HOUR';
+  return undefined;
+}
+
+/** The first salary a description states in a pay sentence ("The base salary range is $120,000 – $150,000"). */
+const PAY_SENTENCE_RE =
+  /[^.\n]*\b(?:salary|compensation|pay range|base pay|pay rate|hourly rate|wage|gehalt|vergütung|jahresgehalt|salaire|rémunération|salario|sueldo)\b[^\n]*/i;
+export function salaryFromDescription(text: string, ctx: SalaryContext = {}): Salary | null {
+  const m = PAY_SENTENCE_RE.exec(text.length > 20000 ? text.slice(0, 20000) : text);
+  if (!m) return null;
+  const sentence = m[0].slice(0, 400);
+  // Only with an explicit currency: a bare number in a pay sentence may be anything.
+  if (!/[$€£₹¥]|\b(?:USD|EUR|GBP|CAD|AUD|CHF|INR|SGD|SEK|NOK|DKK|PLN)\b/.test(sentence)) return null;
+  if (EQUITY_RE.test(sentence) && !/\d{2,}/.test(sentence)) return null;
+  const p = parseSalaryText(sentence, ctx);
+  if (!p || !p.currency) return null;
+  return salaryOf({ min: p.min, max: p.max, currency: p.currency, unit: p.unit }, ctx);
+}
