@@ -1,9 +1,9 @@
-// Skills: lower-case single tokens from the dictionary in data/skills.json, found in title and text.
+// Skills: lower-case single tokens from the dictionary in dict/skills.json, found in title and text.
 // normaliseSkill is shared with the HTTP layer so that a filter value and a stored skill agree.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const data = require('./data/skills.json') as {
+const data = require('./dict/skills.json') as {
   skills: Record<string, string[]>;
   caseSensitive: Record<string, string[]>;
 };
