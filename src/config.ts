@@ -102,6 +102,11 @@ const schema = {
     default: 3000,
     parse: int(0, 10_000_000),
   },
+  FULL_TEXT_SEARCH: {
+    doc: 'Enable title_advanced and description_advanced (needs the full-text indexes)',
+    default: true,
+    parse: bool,
+  },
   DEMO_DATA: { doc: 'Load the demo dataset into an empty index on start', default: true, parse: bool },
 } satisfies Record<string, Setting<unknown>>;
 

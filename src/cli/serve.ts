@@ -1,4 +1,4 @@
 export async function run(_args: string[]): Promise<number> {
-  process.stderr.write('serve: not available yet\n');
-  return 2;
+  await import('../main.ts');
+  return 0;
 }

@@ -88,6 +88,7 @@ CREATE TABLE jobs (
   collapse_key      text NOT NULL,           -- company + display title, for collapse
   dedupe_key        text NOT NULL,           -- employer + normalised title + location
   canonical_url     text,
+  desc_sig          text,                    -- SimHash of the description, for near-identical copies
   posted_at         timestamptz NOT NULL,    -- falls back to created_at
   created_at        timestamptz NOT NULL,
   modified_at       timestamptz,             -- NULL until a tracked field changes
@@ -129,7 +130,7 @@ CREATE TABLE jobs (
 CREATE INDEX jobs_live_sort ON jobs (posted_at DESC, id DESC) WHERE state = 0;
 CREATE INDEX jobs_live_created ON jobs (created_at, id) WHERE state = 0;
 CREATE INDEX jobs_live_modified ON jobs (modified_at, id) WHERE state = 0 AND modified_at IS NOT NULL;
-CREATE INDEX jobs_expired ON jobs (expired_at, id) WHERE state = 1;
+CREATE INDEX jobs_expired ON jobs (expired_at, id) WHERE expired_at IS NOT NULL AND state <> 0;
 CREATE INDEX jobs_expires ON jobs (expires_at) WHERE state = 0 AND expires_at IS NOT NULL;
 CREATE INDEX jobs_live_countries ON jobs USING gin (country_codes) WHERE state = 0;
 CREATE INDEX jobs_live_cities ON jobs USING gin (cities) WHERE state = 0;

@@ -1,0 +1,234 @@
+// Writes of the jobs table: the only SQL of ingestion and of the lifecycle schedules.
+import type pg from 'pg';
+import type { JobContent, Tracked } from '../ingest/stages/row.ts';
+
+export interface ExistingJob {
+  id: string;
+  state: number;
+  duplicate_of: string | null;
+  source_type: string;
+  tracked: Tracked;
+  content_hash: string;
+  created_at: string;
+  modified_at: string | null;
+  modified_fields: string[];
+  expired_at: string | null;
+  doc: string;
+}
+
+const TS = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export async function loadExisting(client: pg.PoolClient, ids: string[]): Promise<Map<string, ExistingJob>> {
+  const { rows } = await client.query<ExistingJob>(
+    `SELECT id, state, duplicate_of, source_type, tracked, content_hash, ${TS('created_at')} AS created_at,
+            ${TS('modified_at')} AS modified_at, modified_fields, ${TS('expired_at')} AS expired_at, doc
+       FROM jobs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export interface StoredRow extends Omit<JobContent, 'pub'> {
+  state: number;
+  duplicate_of: string | null;
+  posted_at: string;
+  created_at: string;
+  modified_at: string | null;
+  modified_fields: string[];
+  updated_at: string;
+  expired_at: string | null;
+  doc: string;
+}
+
+const COLUMNS = [
+  'id',
+  'state',
+  'duplicate_of',
+  'source',
+  'source_type',
+  'company_slug',
+  'org_name',
+  'org_key',
+  'title_raw',
+  'collapse_key',
+  'dedupe_key',
+  'canonical_url',
+  'desc_sig',
+  'posted_at',
+  'created_at',
+  'modified_at',
+  'modified_fields',
+  'updated_at',
+  'expires_at',
+  'expired_at',
+  'gone',
+  'board',
+  'country_codes',
+  'cities',
+  'regions',
+  'continents',
+  'remote',
+  'work_arrangement',
+  'employment_type',
+  'seniority',
+  'experience_level',
+  'education',
+  'taxonomies',
+  'skills',
+  'language',
+  'visa_sponsorship',
+  'has_salary',
+  'salary_annual_min',
+  'salary_annual_max',
+  'salary_currency',
+  'tracked',
+  'content_hash',
+  'doc',
+  'company_fallback',
+  'desc_text',
+  'desc_html',
+];
+
+/** Inserts or replaces whole rows; tsvectors are computed here from the raw title and the plain text. */
+export async function upsertRows(client: pg.PoolClient, rows: StoredRow[]): Promise<void> {
+  if (!rows.length) return;
+  const cols = COLUMNS.join(', ');
+  const sel = COLUMNS.map((c) => `r.${c}`).join(', ');
+  const set = COLUMNS.filter((c) => c !== 'id')
+    .map((c) => `${c} = EXCLUDED.${c}`)
+    .join(', ');
+  await client.query(
+    `INSERT INTO jobs (${cols}, title_tsv, text_tsv)
+     SELECT ${sel},
+            to_tsvector('english', r.title_raw),
+            to_tsvector('english', r.title_raw || ' ' || (r.desc_text::json #>> '{}'))
+       FROM json_populate_recordset(NULL::jobs, $1::json) AS r
+     ON CONFLICT (id) DO UPDATE SET ${set}, title_tsv = EXCLUDED.title_tsv, text_tsv = EXCLUDED.text_tsv`,
+    [JSON.stringify(rows)],
+  );
+}
+
+export interface Candidate {
+  id: string;
+  state: number;
+  duplicate_of: string | null;
+  source_type: string;
+  created_at: string;
+  canonical_url: string | null;
+  dedupe_key: string;
+  desc_sig: string | null;
+  eligible: boolean;
+}
+
+/** Rows that may be copies of the same posting: same canonical URL, or same employer + title + location. */
+export async function findCandidates(
+  client: pg.PoolClient,
+  urls: string[],
+  keys: string[],
+): Promise<Candidate[]> {
+  const { rows } = await client.query<Candidate>(
+    `SELECT id, state, duplicate_of, source_type, ${TS('created_at')} AS created_at, canonical_url, dedupe_key,
+            desc_sig, (NOT gone AND (expires_at IS NULL OR expires_at > now())) AS eligible
+       FROM jobs
+      WHERE state <> 1 AND (canonical_url = ANY($1::text[]) OR dedupe_key = ANY($2::text[]))`,
+    [urls, keys],
+  );
+  return rows;
+}
+
+/**
+ * Folds `ids` into `survivor`. A row that was live before this transaction had been published, so it
+ * leaves through the expired feed at `ts`; a row that arrives folded is never shown anywhere.
+ */
+export async function foldInto(
+  client: pg.PoolClient,
+  ids: string[],
+  survivor: string,
+  ts: string,
+  published: ReadonlySet<string>,
+): Promise<void> {
+  if (!ids.length) return;
+  await client.query(
+    `UPDATE jobs SET duplicate_of = $2,
+            expired_at = CASE WHEN id = ANY($4::text[]) THEN $3::timestamptz ELSE expired_at END,
+            state = 2
+      WHERE id = ANY($1::text[])`,
+    [ids, survivor, ts, ids.filter((id) => published.has(id))],
+  );
+  // Copies folded into a folded row follow it to the survivor.
+  await client.query('UPDATE jobs SET duplicate_of = $2 WHERE duplicate_of = ANY($1::text[])', [ids, survivor]);
+}
+
+/** Expires live rows whose `expires_at` has passed, or by id; returns the ids expired. */
+export async function expireRows(client: pg.PoolClient, ts: string, ids?: string[]): Promise<string[]> {
+  const { rows } = ids
+    ? await client.query<{ id: string }>(
+        `UPDATE jobs SET state = 1, expired_at = $1::timestamptz WHERE state = 0 AND id = ANY($2::text[]) RETURNING id`,
+        [ts, ids],
+      )
+    : await client.query<{ id: string }>(
+        `UPDATE jobs SET state = 1, expired_at = $1::timestamptz
+          WHERE state = 0 AND expires_at IS NOT NULL AND expires_at <= now() RETURNING id`,
+        [ts],
+      );
+  return rows.map((r) => r.id);
+}
+
+/** Live rows of a board that are not in `seen`. */
+export async function boardMissing(client: pg.PoolClient, board: string, seen: string[]): Promise<string[]> {
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT id FROM jobs WHERE board = $1 AND state <> 1 AND NOT gone AND NOT (id = ANY($2::text[])) FOR UPDATE`,
+    [board, seen],
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function markGone(client: pg.PoolClient, ids: string[]): Promise<void> {
+  if (ids.length) await client.query('UPDATE jobs SET gone = true WHERE id = ANY($1::text[])', [ids]);
+}
+
+/** Folded copies of `survivors` that may take their place, best first. */
+export async function copiesOf(client: pg.PoolClient, survivors: string[]) {
+  const { rows } = await client.query<{
+    id: string;
+    duplicate_of: string;
+    source_type: string;
+    created_at: string;
+    doc: string;
+    eligible: boolean;
+  }>(
+    `SELECT id, duplicate_of, source_type, ${TS('created_at')} AS created_at, doc,
+            (NOT gone AND (expires_at IS NULL OR expires_at > now())) AS eligible
+       FROM jobs WHERE state = 2 AND duplicate_of = ANY($1::text[])
+      ORDER BY duplicate_of, CASE source_type WHEN 'ats' THEN 0 WHEN 'jobboard' THEN 1 ELSE 2 END, created_at, id
+      FOR UPDATE`,
+    [survivors],
+  );
+  return rows;
+}
+
+/** Brings a folded copy back as the live row (its original expired). */
+export async function promote(client: pg.PoolClient, id: string, ts: string, doc: string): Promise<void> {
+  await client.query(
+    `UPDATE jobs SET state = 0, duplicate_of = NULL, expired_at = NULL, modified_at = $2::timestamptz,
+            modified_fields = '{}', doc = $3
+      WHERE id = $1`,
+    [id, ts, doc],
+  );
+}
+
+export async function repoint(client: pg.PoolClient, from: string, to: string): Promise<void> {
+  await client.query('UPDATE jobs SET duplicate_of = $2 WHERE duplicate_of = $1 AND id <> $2', [from, to]);
+}
+
+/** Deletes expired rows past the retention period, with the copies folded into them. */
+export async function purgeExpired(pool: pg.Pool, retentionDays: number): Promise<number> {
+  const { rowCount } = await pool.query(
+    `WITH gone AS (
+       DELETE FROM jobs WHERE state = 1 AND expired_at < now() - $1 * interval '1 day' RETURNING id
+     )
+     DELETE FROM jobs WHERE state = 2 AND duplicate_of IN (SELECT id FROM gone)`,
+    [retentionDays],
+  );
+  return rowCount ?? 0;
+}

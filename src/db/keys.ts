@@ -1,0 +1,121 @@
+// Accounts and API keys. A key is shown once; only its SHA-256 is stored.
+import { createHash, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+
+export const MAX_ACTIVE_KEYS = 10;
+
+export function hashKey(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+export function newKey(prefix: string): string {
+  return prefix + randomBytes(24).toString('hex');
+}
+
+export interface Account {
+  id: number;
+  name: string;
+  rate_limit: number;
+  monthly_quota: number;
+}
+
+export async function ensureAccount(
+  pool: pg.Pool,
+  name: string,
+  rateLimit: number,
+  monthlyQuota: number,
+): Promise<Account> {
+  const { rows } = await pool.query<Account>(
+    `INSERT INTO accounts (name, rate_limit, monthly_quota) VALUES ($1, $2, $3)
+     ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name
+     RETURNING id, name, rate_limit, monthly_quota`,
+    [name, rateLimit, monthlyQuota],
+  );
+  return rows[0];
+}
+
+export class KeyLimitError extends Error {}
+
+/** Creates a key for the account; refuses an 11th active key. Returns the key (shown once). */
+export async function createKey(pool: pg.Pool, accountId: number, prefix: string): Promise<{ id: number; key: string }> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    // Serialise key creation per account so two concurrent creations cannot both pass the check.
+    await client.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL',
+      [accountId],
+    );
+    if (rows[0].n >= MAX_ACTIVE_KEYS) {
+      throw new KeyLimitError(`the account already has ${MAX_ACTIVE_KEYS} active keys; revoke one first`);
+    }
+    const key = newKey(prefix);
+    const ins = await client.query<{ id: number }>(
+      'INSERT INTO api_keys (account_id, key_hash, prefix) VALUES ($1, $2, $3) RETURNING id',
+      [accountId, hashKey(key), key.slice(0, prefix.length + 6)],
+    );
+    await client.query('COMMIT');
+    return { id: ins.rows[0].id, key };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+export interface KeyListing {
+  id: number;
+  account: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export async function listKeys(pool: pg.Pool, account?: string): Promise<KeyListing[]> {
+  const { rows } = await pool.query<KeyListing>(
+    `SELECT k.id::int AS id, a.name AS account, k.prefix, k.created_at, k.last_used_at, k.revoked_at
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      WHERE $1::text IS NULL OR a.name = $1 ORDER BY k.id`,
+    [account ?? null],
+  );
+  return rows;
+}
+
+export async function revokeKey(pool: pg.Pool, id: number): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL',
+    [id],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export interface KeyOwner {
+  key_id: number;
+  account_id: number;
+  rate_limit: number;
+  monthly_quota: number;
+}
+
+/** The active key with this hash, or undefined. Read on every request so revocation is immediate. */
+export async function findActiveKey(pool: pg.Pool, hash: Buffer): Promise<KeyOwner | undefined> {
+  const { rows } = await pool.query<KeyOwner>(
+    `SELECT k.id::int AS key_id, a.id::int AS account_id, a.rate_limit, a.monthly_quota
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+    [hash],
+  );
+  return rows[0];
+}
+
+/** Writes the batched last-used times. */
+export async function touchKeys(pool: pg.Pool, used: Map<number, Date>): Promise<void> {
+  if (!used.size) return;
+  await pool.query(
+    `UPDATE api_keys k SET last_used_at = greatest(k.last_used_at, u.at)
+       FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
+    [[...used.keys()], [...used.values()]],
+  );
+}

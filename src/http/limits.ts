@@ -1,0 +1,25 @@
+// The limiter's interface: one call per authenticated request, before the handler runs.
+import type { KeyOwner } from '../db/keys.ts';
+
+export interface LimitDecision {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window frees a request. */
+  reset: number;
+}
+
+export interface Limiter {
+  /** Counts the request; throws the 429 ApiError when over the limit or quota. */
+  take(owner: KeyOwner): Promise<LimitDecision>;
+  /** For health: whether the shared store answers. */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export function rateLimitHeaders(d: LimitDecision): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(d.limit),
+    'x-ratelimit-remaining': String(d.remaining),
+    'x-ratelimit-reset': String(d.reset),
+  };
+}

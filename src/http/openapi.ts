@@ -1,0 +1,313 @@
+// The OpenAPI 3.1 description, generated from the routes and the parameter registry.
+import { endpointParams, type ParamDef } from './params/registry.ts';
+import type { RouteDef } from './routes/types.ts';
+import {
+  CONTINENTS,
+  EDUCATION,
+  EMPLOYMENT_TYPES,
+  EXPERIENCE_LEVELS,
+  SENIORITY,
+  SOURCE_TYPES,
+  TAXONOMIES,
+  WORK_ARRANGEMENTS,
+} from './params/enums.ts';
+
+const str = { type: 'string' };
+const strOrNull = { type: ['string', 'null'] };
+const strArr = { type: 'array', items: str };
+const ts = { type: 'string', format: 'date-time' };
+const num = { type: ['number', 'null'] };
+const int = { type: ['integer', 'null'] };
+
+const companySubset = {
+  type: 'object',
+  properties: {
+    slug: str,
+    name: str,
+    domain: strOrNull,
+    website: strOrNull,
+    logo: strOrNull,
+    industry: strOrNull,
+    employee_count: int,
+  },
+  required: ['name'],
+};
+
+const schemas: Record<string, unknown> = {
+  Company: {
+    type: 'object',
+    properties: {
+      slug: str,
+      name: str,
+      domain: strOrNull,
+      website: strOrNull,
+      logo: strOrNull,
+      industry: strOrNull,
+      type: strOrNull,
+      description: strOrNull,
+      slogan: strOrNull,
+      specialties: strArr,
+      employee_count: int,
+      size_range: strOrNull,
+      followers: { type: 'integer' },
+      founded_year: int,
+      hq: {
+        type: ['object', 'null'],
+        properties: { country: strOrNull, region: strOrNull, locality: strOrNull, raw: strOrNull },
+      },
+      funding: {
+        type: ['object', 'null'],
+        properties: {
+          rounds: int,
+          last_round_type: strOrNull,
+          last_round_date: strOrNull,
+          last_round_amount_usd: int,
+          total_investment_usd: int,
+          fundingdb_slug: strOrNull,
+          fundingdb_categories: strArr,
+        },
+      },
+      stock: { type: ['object', 'null'] },
+      affiliated_companies: { type: 'array' },
+      data_tier: strOrNull,
+      jobs_count: { type: 'integer' },
+      updated_at: ts,
+    },
+    required: ['slug', 'name', 'jobs_count', 'updated_at'],
+  },
+  Job: {
+    type: 'object',
+    properties: {
+      id: { type: 'string', description: '<source>:<native_id>' },
+      title: str,
+      company: { oneOf: [{ $ref: '#/components/schemas/Company' }, companySubset] },
+      location: {
+        type: 'object',
+        properties: {
+          remote: { type: 'boolean' },
+          countries: strArr,
+          cities: { type: ['array', 'null'], items: str },
+          regions: { type: ['array', 'null'], items: str },
+          coords: { type: 'null' },
+          timezones: strArr,
+          continent: { type: ['string', 'null'], enum: [...CONTINENTS, null] },
+          raw: strArr,
+        },
+        required: ['remote', 'countries', 'timezones', 'raw'],
+      },
+      employment_type: { type: 'array', items: { type: 'string', enum: [...EMPLOYMENT_TYPES] } },
+      work_arrangement: { type: 'string', enum: [...WORK_ARRANGEMENTS] },
+      office_days: { type: 'null' },
+      visa_sponsorship: { type: ['boolean', 'null'] },
+      hiring_manager: { type: 'null' },
+      remote_location: strArr,
+      department: strOrNull,
+      team: strOrNull,
+      requisition_id: strOrNull,
+      seniority: { type: ['string', 'null'], enum: [...SENIORITY, null] },
+      experience_level: { type: ['string', 'null'], enum: [...EXPERIENCE_LEVELS, null] },
+      salary: {
+        type: ['object', 'null'],
+        properties: {
+          min: num,
+          max: num,
+          currency: str,
+          unit: str,
+          annual_min: num,
+          annual_max: num,
+          summary: str,
+        },
+      },
+      working_hours: num,
+      skills: strArr,
+      keywords: strArr,
+      taxonomies: { type: 'array', items: { type: 'string', enum: [...TAXONOMIES] } },
+      education_requirements: { type: 'array', items: { type: 'string', enum: [...EDUCATION] } },
+      job_language: strOrNull,
+      description: { type: 'string', description: 'Only with description_format.' },
+      requirements_summary: strOrNull,
+      core_responsibilities: strOrNull,
+      benefits: strArr,
+      apply_url: str,
+      url: str,
+      source: str,
+      source_type: { type: 'string', enum: [...SOURCE_TYPES] },
+      source_domain: str,
+      posted_at: ts,
+      expires_at: { type: ['string', 'null'], format: 'date-time' },
+      modified_at: ts,
+      modified_fields: strArr,
+      created_at: ts,
+      updated_at: ts,
+      openings: { type: 'integer', description: 'Only on collapsed search results.' },
+    },
+    required: ['id', 'title', 'company', 'location', 'url', 'source', 'posted_at', 'created_at'],
+  },
+  JobSearchResponse: {
+    type: 'object',
+    properties: {
+      data: { type: 'array', items: { $ref: '#/components/schemas/Job' } },
+      total: { type: 'integer' },
+      limit: { type: 'integer' },
+      offset: { type: 'integer' },
+      next_cursor: strOrNull,
+      collapsed: { type: 'boolean', const: true },
+    },
+    required: ['data', 'total', 'limit'],
+  },
+  CountResponse: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
+  FeedResponse: {
+    type: 'object',
+    properties: {
+      since: str,
+      count: { type: 'integer' },
+      data: { type: 'array', items: { $ref: '#/components/schemas/Job' } },
+      next_cursor: strOrNull,
+    },
+    required: ['since', 'count', 'data', 'next_cursor'],
+  },
+  ModifiedResponse: {
+    type: 'object',
+    properties: {
+      count: { type: 'integer' },
+      data: { type: 'array', items: { $ref: '#/components/schemas/Job' } },
+      next_cursor: strOrNull,
+    },
+    required: ['count', 'data', 'next_cursor'],
+  },
+  ExpiredResponse: {
+    type: 'object',
+    properties: {
+      count: { type: 'integer' },
+      data: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { id: str, expired_at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' } },
+          required: ['id', 'expired_at'],
+        },
+      },
+      next_cursor: strOrNull,
+    },
+    required: ['count', 'data', 'next_cursor'],
+  },
+  CompanySearchResponse: {
+    type: 'object',
+    properties: {
+      data: { type: 'array', items: { $ref: '#/components/schemas/Company' } },
+      total: { type: 'integer' },
+      limit: { type: 'integer' },
+      offset: { type: 'integer' },
+    },
+    required: ['data', 'total', 'limit', 'offset'],
+  },
+  Meta: {
+    type: 'object',
+    properties: {
+      jobs: { type: 'integer' },
+      companies: { type: 'integer' },
+      newest: strOrNull,
+      sources: { type: 'object', additionalProperties: { type: 'integer' } },
+      coverage_pct: { type: 'object', additionalProperties: { type: 'number' } },
+      full_text_search: { type: 'boolean' },
+      version: str,
+    },
+    required: ['jobs', 'companies', 'newest', 'sources', 'coverage_pct', 'full_text_search', 'version'],
+  },
+  Health: {
+    type: 'object',
+    properties: { status: { type: 'string', enum: ['ok', 'unavailable'] }, jobs: int },
+    required: ['status'],
+  },
+  Error: {
+    type: 'object',
+    properties: { error: str, param: str, hint: str, see: str, request_id: str },
+    required: ['error'],
+  },
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request: unknown parameter, bad value, malformed cursor or search syntax',
+  401: 'Missing, malformed, unknown or revoked API key',
+  404: 'Not found',
+  405: 'Method not allowed',
+  429: 'Per-minute rate limit exceeded, or monthly quota exhausted',
+  500: 'Unhandled server error',
+  503: 'Database unavailable or query timed out',
+};
+
+function parameter(def: ParamDef) {
+  return { name: def.name, in: 'query', required: false, description: def.description, schema: def.codec.schema };
+}
+
+export function buildOpenApi(routes: RouteDef[], version: string) {
+  const paths: Record<string, unknown> = {};
+  const errorResponse = (s: number) => ({
+    description: STATUS_TEXT[s] ?? 'Error',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  });
+  for (const r of routes) {
+    const path = r.path.replace(/:(\w+)/g, '{$1}');
+    const params: unknown[] = [];
+    for (const m of r.path.matchAll(/:(\w+)/g)) {
+      params.push({
+        name: m[1],
+        in: 'path',
+        required: true,
+        description: m[1] === 'id' ? 'Job id `<source>:<native_id>`, exact after URL-decoding' : 'Company slug, exact',
+        schema: { type: 'string' },
+      });
+    }
+    if (r.params !== 'ignore') params.push(...(endpointParams[r.params] as ParamDef[]).map(parameter));
+    if (r.auth) {
+      params.push({
+        name: 'api_key',
+        in: 'query',
+        required: false,
+        description: 'API key, when the Authorization header is not used (the header wins).',
+        schema: { type: 'string' },
+      });
+    }
+    const responses: Record<string, unknown> = {
+      200: {
+        description: 'Success',
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${r.response}` } } },
+      },
+    };
+    for (const s of r.statuses) responses[s] = errorResponse(s);
+    paths[path] = {
+      get: {
+        summary: r.summary,
+        operationId: r.summary.replace(/[^A-Za-z]+(.)/g, (_m, c: string) => c.toUpperCase()).replace(/^./, (c) => c.toLowerCase()),
+        security: r.auth ? [{ bearer: [] }, { apiKeyQuery: [] }] : [],
+        parameters: params,
+        responses,
+      },
+    };
+  }
+  paths['/openapi.json'] = {
+    get: {
+      summary: 'This OpenAPI description',
+      operationId: 'openapi',
+      security: [],
+      responses: { 200: { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Job Postings Search Service',
+      version,
+      description: 'Read-only JSON API over an index of job postings with embedded company profiles.',
+    },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
+      },
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// /v1/meta and /v1/health.
+import { liveStats, refreshCoverage, storedCoverage } from '../../db/stats.ts';
+import type { RouteDef } from './types.ts';
+
+export const metaRoutes: RouteDef[] = [
+  {
+    path: '/v1/meta',
+    params: 'ignore',
+    auth: true,
+    summary: 'Dataset metadata',
+    response: 'Meta',
+    statuses: [401, 429, 500],
+    async handle(ctx) {
+      const [stats, stored] = await Promise.all([liveStats(ctx.db.read), storedCoverage(ctx.db.read)]);
+      const coverage = stored ?? (await refreshCoverage(ctx.db.write));
+      const body = {
+        jobs: stats.jobs,
+        companies: stats.companies,
+        newest: stats.newest,
+        sources: Object.fromEntries(stats.sources),
+        coverage_pct: coverage,
+        full_text_search: ctx.fullTextSearch,
+        version: ctx.version,
+      };
+      return { body: JSON.stringify(body) };
+    },
+  },
+  {
+    path: '/v1/health',
+    params: 'ignore',
+    auth: false,
+    summary: 'Liveness',
+    response: 'Health',
+    statuses: [503],
+    async handle(ctx) {
+      try {
+        const stats = await liveStats(ctx.db.read);
+        return { body: JSON.stringify({ status: 'ok', jobs: stats.jobs }) };
+      } catch {
+        return { status: 503, body: JSON.stringify({ status: 'unavailable', jobs: null }) };
+      }
+    },
+  },
+];

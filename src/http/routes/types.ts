@@ -1,0 +1,31 @@
+// A route: its path, parameter list, whether it needs a key, and a handler returning JSON text.
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/pool.ts';
+import type { Endpoint } from '../params/registry.ts';
+
+export interface AppContext {
+  db: Db;
+  config: Config;
+  cursorSecret: string;
+  version: string;
+  fullTextSearch: boolean;
+}
+
+export interface Reply {
+  status?: number;
+  body: string;
+}
+
+export interface RouteDef {
+  path: string;
+  /** Parameter list; `ignore` means parameters are accepted and ignored (meta, health). */
+  params: Endpoint | 'ignore';
+  auth: boolean;
+  summary: string;
+  /** OpenAPI schema name of the 200 body. */
+  response: string;
+  /** Extra documented statuses besides 200. */
+  statuses: number[];
+  handle(ctx: AppContext, params: Record<string, unknown>, req: FastifyRequest): Promise<Reply>;
+}

@@ -1,0 +1,454 @@
+// The one write path of postings: validate → enrich → resolve employer → change tracking →
+// duplicate folding → upsert → expiry, in transactional batches. Every loader, adapter and the
+// crawler goes through here.
+import type pg from 'pg';
+import { toCountryCode } from '../geo/countries.ts';
+import { enrichPosting } from '../enrich/index.ts';
+import {
+  type CompanyRow,
+  findCompanies,
+  loadSources,
+  type SourceRow,
+  upsertCompanies,
+  upsertSources,
+} from '../db/companies-write.ts';
+import { bumpDataVersion, nextFeedTimestamp } from '../db/feed-clock.ts';
+import {
+  boardMissing,
+  type Candidate,
+  copiesOf,
+  expireRows,
+  findCandidates,
+  foldInto,
+  loadExisting,
+  markGone,
+  promote,
+  repoint,
+  type StoredRow,
+  upsertRows,
+} from '../db/jobs-write.ts';
+import { type Db, withTransaction } from '../db/pool.ts';
+import type { CanonicalLine, CompanyRecord, PostingRecord } from './record.ts';
+import { KNOWN_SOURCES } from './sources.ts';
+import { buildContent, changedFields, hammingHex, type JobContent, renderDoc } from './stages/row.ts';
+
+export interface Rejection {
+  line?: number;
+  id?: string;
+  reason: string;
+}
+
+export interface IngestReport {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  rejected: Rejection[];
+  expired: number;
+  folded: number;
+}
+
+export const emptyReport = (): IngestReport => ({
+  inserted: 0,
+  updated: 0,
+  unchanged: 0,
+  rejected: [],
+  expired: 0,
+  folded: 0,
+});
+
+export function addReports(a: IngestReport, b: IngestReport): IngestReport {
+  return {
+    inserted: a.inserted + b.inserted,
+    updated: a.updated + b.updated,
+    unchanged: a.unchanged + b.unchanged,
+    rejected: [...a.rejected, ...b.rejected],
+    expired: a.expired + b.expired,
+    folded: a.folded + b.folded,
+  };
+}
+
+const TYPE_RANK: Record<string, number> = { ats: 0, jobboard: 1, aggregator: 2 };
+/** Near-identical descriptions: SimHash distance at most this many bits of 64. */
+export const NEAR_IDENTICAL_BITS = 6;
+
+const LEGAL_SUFFIX =
+  /\b(inc|incorporated|llc|ltd|limited|gmbh|ag|sa|sas|bv|nv|plc|corp|corporation|co|company|oy|ab|as|srl|spa|pty)\b\.?/g;
+
+/** Normalised employer name for resolution: case, accents, punctuation and legal suffixes folded. */
+export function nameKey(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .replace(LEGAL_SUFFIX, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function domainKey(d: string | undefined | null): string | null {
+  if (!d) return null;
+  let s = d.trim().toLowerCase();
+  try {
+    if (s.includes('/')) s = new URL(s.includes('://') ? s : `https://${s}`).hostname;
+  } catch {
+    return null;
+  }
+  return s.replace(/^www\./, '') || null;
+}
+
+class SourceCatalog {
+  private bySlug = new Map<string, SourceRow>();
+  constructor(rows: SourceRow[]) {
+    for (const r of rows) {
+      this.bySlug.set(r.slug, r);
+      if (r.legacy_slug) this.bySlug.set(r.legacy_slug, r);
+    }
+  }
+  get(slug: string): SourceRow | undefined {
+    return this.bySlug.get(slug.toLowerCase());
+  }
+}
+
+/** Seeds the known sources (idempotent). */
+export async function seedSources(pool: pg.Pool): Promise<void> {
+  await upsertSources(
+    pool,
+    KNOWN_SOURCES.map((s) => ({ ...s, legacy_slug: s.legacy_slug ?? null })),
+  );
+}
+
+function companyRow(c: CompanyRecord): CompanyRow {
+  const profile = {
+    slug: c.slug,
+    name: c.name,
+    domain: c.domain ?? null,
+    website: c.website ?? null,
+    logo: c.logo ?? null,
+    industry: c.industry ?? null,
+    type: c.type ?? null,
+    description: c.description ?? null,
+    slogan: c.slogan ?? null,
+    specialties: c.specialties ?? [],
+    employee_count: c.employee_count ?? null,
+    size_range: c.size_range ?? null,
+    followers: c.followers ?? 0,
+    founded_year: c.founded_year ?? null,
+    hq: c.hq ? { ...c.hq, country: c.hq.country ? (toCountryCode(c.hq.country) ?? c.hq.country) : null } : null,
+    funding: c.funding ?? null,
+    stock: c.stock ?? null,
+    affiliated_companies: c.affiliated_companies ?? [],
+    data_tier: c.data_tier ?? null,
+  };
+  return {
+    slug: c.slug,
+    name: c.name,
+    name_key: nameKey(c.name),
+    domain: domainKey(c.domain ?? c.website),
+    industry_key: c.industry ? c.industry.toLowerCase() : null,
+    size_range: c.size_range ?? null,
+    employee_count: c.employee_count ?? null,
+    followers: c.followers ?? 0,
+    remco: c.data_tier === 'remco',
+    hq_country: profile.hq?.country ?? null,
+    total_funding: c.funding?.total_investment_usd ?? null,
+    profile,
+  };
+}
+
+const POSTING_BATCH = 500;
+
+/**
+ * Loads canonical lines. Sources and companies first, then postings in batches of one transaction
+ * each, so a crash mid-load leaves every committed batch whole and the rest untouched.
+ */
+export async function ingestRecords(
+  db: Db,
+  lines: CanonicalLine[],
+  lineNumbers?: number[],
+): Promise<IngestReport> {
+  const report = emptyReport();
+  const sources = lines.filter((l) => l.kind === 'source');
+  const companies = lines.filter((l) => l.kind === 'company') as (CompanyRecord & { kind: 'company' })[];
+  if (sources.length) {
+    await upsertSources(
+      db.write,
+      sources.map((s) => ({ slug: s.slug, legacy_slug: s.legacy_slug ?? null, type: s.type, domain: s.domain, name: s.name })),
+    );
+  }
+  for (let i = 0; i < companies.length; i += 1000) {
+    await withTransaction(db.write, (c) => upsertCompanies(c, companies.slice(i, i + 1000).map(companyRow)));
+  }
+  const catalog = new SourceCatalog(await loadSources(db.write));
+  const postings: { rec: PostingRecord; line?: number }[] = [];
+  lines.forEach((l, i) => {
+    if (l.kind === 'posting' || (l as { kind?: string }).kind === undefined) {
+      postings.push({ rec: l as PostingRecord, line: lineNumbers?.[i] });
+    }
+  });
+  for (let i = 0; i < postings.length; i += POSTING_BATCH) {
+    const part = await loadPostingBatch(db, catalog, postings.slice(i, i + POSTING_BATCH));
+    Object.assign(report, addReports(report, part));
+  }
+  return report;
+}
+
+interface Prepared {
+  content: JobContent;
+  line?: number;
+}
+
+function prepare(
+  items: { rec: PostingRecord; line?: number }[],
+  catalog: SourceCatalog,
+  report: IngestReport,
+): { rec: PostingRecord; line?: number; source: SourceRow }[] {
+  const out: { rec: PostingRecord; line?: number; source: SourceRow }[] = [];
+  const seen = new Set<string>();
+  for (const it of items) {
+    const source = catalog.get(it.rec.source);
+    if (!source) {
+      report.rejected.push({ line: it.line, id: it.rec.id, reason: `unknown source ${JSON.stringify(it.rec.source)}` });
+      continue;
+    }
+    const prefix = it.rec.id.slice(0, it.rec.id.indexOf(':'));
+    if (catalog.get(prefix)?.slug !== source.slug) {
+      report.rejected.push({ line: it.line, id: it.rec.id, reason: `id must start with its source "${source.slug}:"` });
+      continue;
+    }
+    // Ids are stored with the public slug even when the source gave its legacy form.
+    const rec = { ...it.rec, id: `${source.slug}:${it.rec.id.slice(prefix.length + 1)}` };
+    if (seen.has(rec.id)) {
+      // A later line for the same id replaces the earlier one within a batch.
+      const at = out.findIndex((o) => o.rec.id === rec.id);
+      out.splice(at, 1);
+    }
+    seen.add(rec.id);
+    out.push({ rec, line: it.line, source });
+  }
+  return out;
+}
+
+async function loadPostingBatch(
+  db: Db,
+  catalog: SourceCatalog,
+  items: { rec: PostingRecord; line?: number }[],
+): Promise<IngestReport> {
+  const report = emptyReport();
+  const ready = prepare(items, catalog, report);
+  // Enrichment is pure and runs before the transaction, so the lock is held only for the writes.
+  const enriched: { rec: PostingRecord; line?: number; source: SourceRow; e: ReturnType<typeof enrichPosting> }[] = [];
+  for (const r of ready) {
+    try {
+      enriched.push({ ...r, e: enrichPosting(r.rec) });
+    } catch (err) {
+      report.rejected.push({ line: r.line, id: r.rec.id, reason: `could not be enriched: ${(err as Error).message}` });
+    }
+  }
+  if (!enriched.length) return report;
+
+  await withTransaction(db.write, async (client) => {
+    // Employer resolution: given slug, then domain, then normalised name.
+    const matches = await findCompanies(
+      client,
+      enriched.map((x) => x.rec.company.slug).filter((s): s is string => !!s),
+      enriched.map((x) => domainKey(x.rec.company.domain ?? x.rec.company.website)).filter((s): s is string => !!s),
+      enriched.map((x) => nameKey(x.rec.company.name)),
+    );
+    const bySlug = new Map(matches.map((m) => [m.slug, m.slug]));
+    const byDomain = new Map<string, string>();
+    const byName = new Map<string, string>();
+    for (const m of matches) {
+      if (m.domain && !byDomain.has(m.domain)) byDomain.set(m.domain, m.slug);
+      if (!byName.has(m.name_key)) byName.set(m.name_key, m.slug);
+    }
+    const resolve = (rec: PostingRecord): string | null => {
+      const c = rec.company;
+      if (c.slug && bySlug.has(c.slug)) return c.slug;
+      const d = domainKey(c.domain ?? c.website);
+      if (d && byDomain.has(d)) return byDomain.get(d)!;
+      return byName.get(nameKey(c.name)) ?? null;
+    };
+    const prepared: Prepared[] = enriched.map((x) => ({
+      content: buildContent(x.rec, x.e, x.source, resolve(x.rec)),
+      line: x.line,
+    }));
+
+    const ts = await nextFeedTimestamp(client);
+    const existing = await loadExisting(
+      client,
+      prepared.map((p) => p.content.id),
+    );
+    const now = Date.parse(ts);
+    const rows: StoredRow[] = [];
+    const toExpire: string[] = [];
+    for (const { content } of prepared) {
+      const ex = existing.get(content.id);
+      const ending = content.gone || (content.expires_at !== null && Date.parse(content.expires_at) <= now);
+      if (ex && ex.content_hash === content.content_hash) {
+        // Same record again: nothing changes. A live row whose expires_at passed meanwhile expires here.
+        report.unchanged++;
+        if (ending && ex.state === 0) toExpire.push(content.id);
+        continue;
+      }
+      const changed = ex ? changedFields(ex.tracked, content.tracked) : [];
+      const reviving = ex !== undefined && ex.state === 1 && !ending;
+      const bump = ex !== undefined && (changed.length > 0 || reviving);
+      const created_at = ex?.created_at ?? ts;
+      const modified_at = bump ? ts : (ex?.modified_at ?? null);
+      const modified_fields = bump ? changed : (ex?.modified_fields ?? []);
+      const posted_at = content.posted_at ?? created_at;
+      let state = ex ? ex.state : 0;
+      let expired_at = ex?.expired_at ?? null;
+      if (reviving) {
+        state = 0;
+        expired_at = null;
+      }
+      if (ending && state === 0) toExpire.push(content.id);
+      if (ending && !ex) {
+        state = 1;
+        expired_at = ts;
+        report.expired++;
+      }
+      const { pub: _pub, ...columns } = content;
+      rows.push({
+        ...columns,
+        state,
+        duplicate_of: state === 2 ? (ex?.duplicate_of ?? null) : null,
+        posted_at,
+        created_at,
+        modified_at,
+        modified_fields,
+        updated_at: ts,
+        expired_at,
+        doc: renderDoc(content, { created_at, modified_at, modified_fields, updated_at: ts, posted_at }),
+      });
+      if (ex) report.updated++;
+      else report.inserted++;
+    }
+    await upsertRows(client, rows);
+
+    // Folding: rows that will be live are matched against the other copies of the same posting.
+    const liveRows = rows.filter((r) => r.state !== 1 && !toExpire.includes(r.id));
+    const published = new Set([...existing.values()].filter((e) => e.state === 0).map((e) => e.id));
+    report.folded += await fold(client, liveRows, ts, published);
+
+    if (toExpire.length) {
+      const expired = await expireRows(client, ts, toExpire);
+      report.expired += expired.length;
+      await unfold(client, expired, ts);
+    }
+    await bumpDataVersion(client);
+  });
+  return report;
+}
+
+/** Folds copies: within each group of copies the best row (ats, then jobboard, then aggregator; then the oldest) survives. */
+async function fold(
+  client: pg.PoolClient,
+  rows: StoredRow[],
+  ts: string,
+  publishedInBatch: ReadonlySet<string>,
+): Promise<number> {
+  if (!rows.length) return 0;
+  const cands = await findCandidates(
+    client,
+    rows.map((r) => r.canonical_url),
+    rows.map((r) => r.dedupe_key),
+  );
+  const byId = new Map<string, Candidate>(cands.map((c) => [c.id, c]));
+  // Live rows not written by this batch were committed live before: they have been published.
+  const batchIds = new Set(rows.map((r) => r.id));
+  const published = new Set(cands.filter((c) => c.state === 0 && !batchIds.has(c.id)).map((c) => c.id));
+  for (const id of publishedInBatch) published.add(id);
+  const rank = (c: Candidate) => [TYPE_RANK[c.source_type] ?? 3, c.created_at, c.id] as const;
+  const better = (a: Candidate, b: Candidate) => {
+    const ra = rank(a);
+    const rb = rank(b);
+    return ra[0] !== rb[0] ? ra[0] < rb[0] : ra[1] !== rb[1] ? ra[1] < rb[1] : ra[2] < rb[2];
+  };
+  const survivorOf = (c: Candidate): Candidate | undefined => {
+    let cur: Candidate | undefined = c;
+    for (let hops = 0; cur && cur.state === 2 && hops < 5; hops++) cur = cur.duplicate_of ? byId.get(cur.duplicate_of) : undefined;
+    return cur && cur.state === 0 ? cur : undefined;
+  };
+  let folded = 0;
+  for (const r of rows) {
+    const me = byId.get(r.id);
+    if (!me || !me.eligible) continue;
+    const matches = cands.filter(
+      (c) =>
+        c.id !== me.id &&
+        ((c.canonical_url !== null && c.canonical_url === me.canonical_url) ||
+          (c.dedupe_key === me.dedupe_key &&
+            c.desc_sig !== null &&
+            me.desc_sig !== null &&
+            hammingHex(c.desc_sig, me.desc_sig) <= NEAR_IDENTICAL_BITS)),
+    );
+    const others = [...new Set(matches.map(survivorOf).filter((s): s is Candidate => !!s && s.id !== me.id))];
+    if (!others.length) continue;
+    const best = others.reduce((a, b) => (better(a, b) ? a : b));
+    if (better(me, best)) {
+      // This row takes over: every other live copy folds into it.
+      const losers = others.map((o) => o.id);
+      if (me.state === 2) await client.query('UPDATE jobs SET state = 0, duplicate_of = NULL WHERE id = $1', [me.id]);
+      me.state = 0;
+      me.duplicate_of = null;
+      await foldInto(client, losers, me.id, ts, published);
+      for (const o of others) {
+        o.state = 2;
+        o.duplicate_of = me.id;
+      }
+      folded += losers.length;
+    } else if (me.state !== 2 || me.duplicate_of !== best.id) {
+      await foldInto(client, [me.id], best.id, ts, published);
+      me.state = 2;
+      me.duplicate_of = best.id;
+      folded++;
+    }
+  }
+  return folded;
+}
+
+/** When originals expire, their best remaining copy becomes live again (through the modified feed). */
+async function unfold(client: pg.PoolClient, expiredIds: string[], ts: string): Promise<void> {
+  if (!expiredIds.length) return;
+  const copies = await copiesOf(client, expiredIds);
+  const done = new Set<string>();
+  for (const c of copies) {
+    if (done.has(c.duplicate_of) || !c.eligible) continue;
+    done.add(c.duplicate_of);
+    const doc = JSON.parse(c.doc) as Record<string, unknown>;
+    doc.modified_at = ts;
+    doc.modified_fields = [];
+    await promote(client, c.id, ts, JSON.stringify(doc));
+    await repoint(client, c.duplicate_of, c.id);
+  }
+}
+
+/** Expires the live postings of a board that a successful fetch no longer lists. */
+export async function expireMissingFromBoard(db: Db, board: string, seenIds: string[]): Promise<number> {
+  return withTransaction(db.write, async (client) => {
+    const ts = await nextFeedTimestamp(client);
+    const missing = await boardMissing(client, board, seenIds);
+    if (!missing.length) return 0;
+    await markGone(client, missing);
+    const expired = await expireRows(client, ts, missing);
+    await unfold(client, expired, ts);
+    await bumpDataVersion(client);
+    return expired.length;
+  });
+}
+
+/** The expiry schedule: live jobs whose expires_at has passed move to the expired population. */
+export async function expireDue(db: Db): Promise<number> {
+  return withTransaction(db.write, async (client) => {
+    const ts = await nextFeedTimestamp(client);
+    const expired = await expireRows(client, ts);
+    if (!expired.length) return 0;
+    await unfold(client, expired, ts);
+    await bumpDataVersion(client);
+    return expired.length;
+  });
+}

@@ -1,0 +1,271 @@
+// Builds the stored row of a job from its canonical record and enrichment: the filter columns,
+// the tracked-field values for change detection, and the public JSON rendered once, at write time.
+import { createHash } from 'node:crypto';
+import type { EnrichedPosting } from '../../enrich/index.ts';
+import type { PostingRecord } from '../record.ts';
+
+export const TRACKED_FIELDS = [
+  'title',
+  'organization_name',
+  'locations',
+  'countries',
+  'employment_type',
+  'work_arrangement',
+  'seniority',
+  'salary_min',
+  'salary_max',
+  'salary_currency',
+  'salary_unit',
+  'apply_url',
+  'url',
+  'remote',
+  'department',
+  'description',
+] as const;
+export type TrackedField = (typeof TRACKED_FIELDS)[number];
+export type Tracked = Record<TrackedField, unknown>;
+
+export interface SourceInfo {
+  slug: string;
+  type: string;
+  domain: string;
+}
+
+/** Everything about a job that does not depend on its lifecycle timestamps. */
+export interface JobContent {
+  id: string;
+  source: string;
+  source_type: string;
+  company_slug: string | null;
+  org_name: string;
+  org_key: string;
+  title_raw: string;
+  collapse_key: string;
+  dedupe_key: string;
+  canonical_url: string;
+  desc_sig: string;
+  posted_at: string | null;
+  expires_at: string | null;
+  gone: boolean;
+  board: string | null;
+  country_codes: string[];
+  cities: string[];
+  regions: string[];
+  continents: string[];
+  remote: boolean;
+  work_arrangement: string;
+  employment_type: string[];
+  seniority: string | null;
+  experience_level: string | null;
+  education: string[];
+  taxonomies: string[];
+  skills: string[];
+  language: string | null;
+  visa_sponsorship: boolean;
+  has_salary: boolean;
+  salary_annual_min: number | null;
+  salary_annual_max: number | null;
+  salary_currency: string | null;
+  tracked: Tracked;
+  content_hash: string;
+  company_fallback: string;
+  desc_text: string;
+  desc_html: string;
+  /** The public fields, in output order, without lifecycle timestamps. */
+  pub: Record<string, unknown>;
+}
+
+export interface Lifecycle {
+  created_at: string;
+  modified_at: string | null;
+  modified_fields: string[];
+  updated_at: string;
+  posted_at: string;
+}
+
+const norm = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/** Canonical form of a URL for matching copies: host lower-cased, tracking parameters and fragment dropped. */
+export function canonicalUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    u.hash = '';
+    for (const k of [...u.searchParams.keys()]) {
+      if (/^(utm_|ref$|source$|src$|gh_src$)/i.test(k)) u.searchParams.delete(k);
+    }
+    u.hostname = u.hostname.toLowerCase().replace(/^www\./, '');
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return raw.trim();
+  }
+}
+
+/** 64-bit SimHash of the description's word 3-shingles, as 16 hex digits; near-identical texts differ in few bits. */
+export function simhash(text: string): string {
+  const words = norm(text).split(' ').filter(Boolean);
+  const acc = new Int32Array(64);
+  const n = Math.max(1, words.length - 2);
+  for (let i = 0; i < n; i++) {
+    const h = createHash('md5')
+      .update(words.slice(i, i + 3).join(' '))
+      .digest();
+    for (let b = 0; b < 64; b++) acc[b] += (h[b >> 3] >> (b & 7)) & 1 ? 1 : -1;
+  }
+  let hex = '';
+  for (let nib = 0; nib < 16; nib++) {
+    let v = 0;
+    for (let k = 0; k < 4; k++) if (acc[nib * 4 + k] > 0) v |= 1 << k;
+    hex += v.toString(16);
+  }
+  return hex;
+}
+
+export function hammingHex(a: string, b: string): number {
+  let d = 0;
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    let x = Number.parseInt(a[i], 16) ^ Number.parseInt(b[i], 16);
+    while (x) {
+      d += x & 1;
+      x >>= 1;
+    }
+  }
+  return d;
+}
+
+function iso(s: string | undefined | null): string | null {
+  if (!s) return null;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+export function buildContent(
+  rec: PostingRecord,
+  e: EnrichedPosting,
+  source: SourceInfo,
+  companySlug: string | null,
+): JobContent {
+  const salary = e.salary;
+  const tracked: Tracked = {
+    title: rec.title,
+    organization_name: rec.company.name,
+    locations: e.location.raw,
+    countries: e.location.countries,
+    employment_type: e.employment_type,
+    work_arrangement: e.work_arrangement,
+    seniority: e.seniority,
+    salary_min: salary?.min ?? null,
+    salary_max: salary?.max ?? null,
+    salary_currency: salary?.currency ?? null,
+    salary_unit: salary?.unit ?? null,
+    apply_url: rec.apply_url ?? rec.url,
+    url: rec.url,
+    remote: e.location.remote,
+    department: e.department,
+    description: createHash('sha256').update(e.description_html).digest('base64url'),
+  };
+  const fallback: Record<string, unknown> = { name: rec.company.name };
+  if (rec.company.domain) fallback.domain = rec.company.domain;
+  if (rec.company.website) fallback.website = rec.company.website;
+  if (rec.company.logo) fallback.logo = rec.company.logo;
+  const pub: Record<string, unknown> = {
+    id: rec.id,
+    title: e.title,
+    company: null,
+    location: e.location,
+    employment_type: e.employment_type,
+    work_arrangement: e.work_arrangement,
+    office_days: null,
+    visa_sponsorship: e.visa_sponsorship,
+    hiring_manager: null,
+    remote_location: e.remote_location,
+    department: e.department,
+    team: rec.team ?? null,
+    requisition_id: rec.requisition_id ?? null,
+    seniority: e.seniority,
+    experience_level: e.experience_level,
+    salary: salary,
+    working_hours: e.working_hours,
+    skills: e.skills,
+    keywords: e.keywords,
+    taxonomies: e.taxonomies,
+    education_requirements: e.education_requirements,
+    job_language: e.job_language,
+    requirements_summary: e.requirements_summary,
+    core_responsibilities: e.core_responsibilities,
+    benefits: e.benefits,
+    apply_url: rec.apply_url ?? rec.url,
+    url: rec.url,
+    source: source.slug,
+    source_type: source.type,
+    source_domain: source.domain,
+  };
+  const locKey = [...e.country_codes].sort().join(',') + '|' + (e.location.cities ?? []).map(norm).sort().join(',');
+  const content_hash = createHash('sha256')
+    .update(JSON.stringify([pub, companySlug, rec.posted_at ?? null, rec.expires_at ?? null, rec.gone ?? false]))
+    .digest('base64url');
+  return {
+    id: rec.id,
+    source: source.slug,
+    source_type: source.type,
+    company_slug: companySlug,
+    org_name: rec.company.name,
+    org_key: rec.company.name.toLowerCase(),
+    title_raw: rec.title,
+    collapse_key: `${companySlug ?? `~${norm(rec.company.name)}`}|${norm(e.title)}`,
+    dedupe_key: `${companySlug ?? norm(rec.company.name)}|${norm(rec.title)}|${locKey}`,
+    canonical_url: canonicalUrl(rec.canonical_url ?? rec.url),
+    desc_sig: simhash(e.description_text),
+    posted_at: iso(rec.posted_at),
+    expires_at: iso(rec.expires_at),
+    gone: rec.gone ?? false,
+    board: rec.board ?? null,
+    country_codes: e.country_codes,
+    cities: (e.location.cities ?? []).map((c) => c.toLowerCase()),
+    regions: (e.location.regions ?? []).map((r) => r.toLowerCase()),
+    continents: e.continents,
+    remote: e.location.remote,
+    work_arrangement: e.work_arrangement,
+    employment_type: e.employment_type,
+    seniority: e.seniority,
+    experience_level: e.experience_level,
+    education: e.education_requirements,
+    taxonomies: e.taxonomies,
+    skills: e.skills,
+    language: e.job_language,
+    visa_sponsorship: e.visa_sponsorship === true,
+    has_salary: salary !== null,
+    salary_annual_min: salary ? (salary.annual_min ?? salary.annual_max) : null,
+    salary_annual_max: salary ? (salary.annual_max ?? salary.annual_min) : null,
+    salary_currency: salary?.currency ?? null,
+    tracked,
+    content_hash,
+    company_fallback: JSON.stringify(fallback),
+    desc_text: JSON.stringify(e.description_text),
+    desc_html: JSON.stringify(e.description_html),
+    pub,
+  };
+}
+
+/** Names of the tracked fields whose values differ. */
+export function changedFields(before: Tracked, after: Tracked): TrackedField[] {
+  return TRACKED_FIELDS.filter((f) => JSON.stringify(before[f] ?? null) !== JSON.stringify(after[f] ?? null));
+}
+
+/** The public JSON with its lifecycle timestamps. */
+export function renderDoc(c: JobContent, l: Lifecycle): string {
+  return JSON.stringify({
+    ...c.pub,
+    posted_at: l.posted_at,
+    expires_at: c.expires_at,
+    modified_at: l.modified_at ?? l.created_at,
+    modified_fields: l.modified_fields,
+    created_at: l.created_at,
+    updated_at: l.updated_at,
+  });
+}

@@ -1,0 +1,96 @@
+// Checks one parsed line of a canonical file. A malformed record is rejected with a reason;
+// the rest of the file still loads.
+import type { CanonicalLine } from './record.ts';
+
+export class RecordError extends Error {}
+
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isStrArr = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
+
+function need(cond: boolean, reason: string): void {
+  if (!cond) throw new RecordError(reason);
+}
+
+function optional(obj: Record<string, unknown>, key: string, check: (v: unknown) => boolean, what: string) {
+  const v = obj[key];
+  if (v !== undefined && v !== null) need(check(v), `${key} must be ${what}`);
+}
+
+function isUrl(v: unknown): boolean {
+  if (!isStr(v)) return false;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const isDate = (v: unknown) => isStr(v) && !Number.isNaN(Date.parse(v));
+const isNum = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+
+export function validateLine(value: unknown): CanonicalLine {
+  need(typeof value === 'object' && value !== null && !Array.isArray(value), 'not a JSON object');
+  const o = value as Record<string, unknown>;
+  const kind = o.kind ?? 'posting';
+  if (kind === 'source') {
+    need(isStr(o.slug) && /^[a-z0-9][a-z0-9_.-]{0,63}$/.test(o.slug), 'slug must be a lower-case slug');
+    need(o.type === 'ats' || o.type === 'jobboard' || o.type === 'aggregator', 'type must be ats, jobboard or aggregator');
+    need(isStr(o.domain) && o.domain.length > 0, 'domain is required');
+    need(isStr(o.name) && o.name.length > 0, 'name is required');
+    optional(o, 'legacy_slug', isStr, 'a string');
+    return { ...o, kind } as CanonicalLine;
+  }
+  if (kind === 'company') {
+    need(isStr(o.slug) && o.slug.length > 0 && o.slug.length <= 200, 'slug is required');
+    need(isStr(o.name) && o.name.trim().length > 0, 'name is required');
+    for (const k of ['domain', 'website', 'logo', 'industry', 'type', 'description', 'slogan', 'size_range', 'data_tier']) {
+      optional(o, k, isStr, 'a string');
+    }
+    for (const k of ['employee_count', 'followers', 'founded_year']) optional(o, k, isNum, 'a number');
+    optional(o, 'specialties', isStrArr, 'an array of strings');
+    optional(o, 'hq', (v) => typeof v === 'object', 'an object');
+    optional(o, 'funding', (v) => typeof v === 'object', 'an object');
+    return { ...o, kind } as CanonicalLine;
+  }
+  need(kind === 'posting', `unknown kind ${JSON.stringify(kind)}`);
+  need(isStr(o.source) && o.source.length > 0, 'source is required');
+  need(isStr(o.id) && /^[^:\s]+:\S/.test(o.id) && o.id.length <= 300, 'id must be <source>:<native_id>');
+  need(isStr(o.title) && o.title.trim().length > 0 && o.title.length <= 1000, 'title is required');
+  const company = o.company as Record<string, unknown> | undefined;
+  need(typeof company === 'object' && company !== null, 'company is required');
+  need(isStr(company!.name) && (company!.name as string).trim().length > 0, 'company.name is required');
+  need(isUrl(o.url), 'url must be an http(s) URL');
+  optional(o, 'apply_url', isUrl, 'an http(s) URL');
+  optional(o, 'description_html', isStr, 'a string');
+  optional(o, 'description_text', isStr, 'a string');
+  optional(o, 'posted_at', isDate, 'an ISO 8601 date');
+  optional(o, 'expires_at', isDate, 'an ISO 8601 date');
+  for (const k of ['employment_type', 'education_requirements', 'skills', 'keywords', 'taxonomies', 'benefits', 'remote_location']) {
+    optional(o, k, isStrArr, 'an array of strings');
+  }
+  for (const k of ['work_arrangement', 'seniority', 'experience_level', 'department', 'team', 'requisition_id', 'job_language', 'board', 'canonical_url']) {
+    optional(o, k, isStr, 'a string');
+  }
+  optional(o, 'working_hours', isNum, 'a number');
+  optional(o, 'gone', (v) => typeof v === 'boolean', 'a boolean');
+  optional(o, 'visa_sponsorship', (v) => typeof v === 'boolean', 'a boolean');
+  optional(o, 'location', (v) => typeof v === 'object' && !Array.isArray(v), 'an object');
+  const loc = o.location as Record<string, unknown> | undefined;
+  if (loc) {
+    optional(loc, 'raw', isStrArr, 'an array of strings (location.raw)');
+    optional(loc, 'countries', isStrArr, 'an array of strings (location.countries)');
+    optional(loc, 'cities', isStrArr, 'an array of strings (location.cities)');
+    optional(loc, 'regions', isStrArr, 'an array of strings (location.regions)');
+    optional(loc, 'timezones', isStrArr, 'an array of strings (location.timezones)');
+    optional(loc, 'remote', (v) => typeof v === 'boolean', 'a boolean (location.remote)');
+    optional(loc, 'continent', isStr, 'a string (location.continent)');
+  }
+  optional(o, 'salary', (v) => typeof v === 'object' && !Array.isArray(v), 'an object');
+  const sal = o.salary as Record<string, unknown> | undefined;
+  if (sal) {
+    for (const k of ['min', 'max']) optional(sal, k, isNum, `a number (salary.${k})`);
+    for (const k of ['currency', 'unit', 'text']) optional(sal, k, isStr, `a string (salary.${k})`);
+  }
+  return { ...o, kind: 'posting' } as CanonicalLine;
+}

@@ -1,0 +1,114 @@
+// Entry: config → database → setup → buildApp → listen, with graceful shutdown.
+// With WORKERS > 1 the primary process prepares the database and forks HTTP workers (node:cluster);
+// the workers share the primary's PostgreSQL and the limiter's store.
+import cluster from 'node:cluster';
+import { readFileSync } from 'node:fs';
+import { ConfigError, type Config, loadConfig } from './config.ts';
+import { getSetting } from './db/migrations.ts';
+import { type Db, openDb } from './db/pool.ts';
+import { buildApp } from './http/app.ts';
+import { createLimiter } from './http/limiter.ts';
+import { startSchedules } from './service/schedules.ts';
+import { ensureDemoKey, loadDemoIfEmpty, prepareDatabase } from './service/setup.ts';
+
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
+const say = (msg: string) => process.stderr.write(`${msg}\n`);
+
+async function serve(config: Config, db: Db, announce: boolean): Promise<() => Promise<void>> {
+  const cursorSecret = (await getSetting(db.write, 'cursor_secret'))!;
+  const limiter = await createLimiter(config, db);
+  const app = await buildApp({
+    ctx: { db, config, cursorSecret, version, fullTextSearch: config.FULL_TEXT_SEARCH },
+    limiter,
+  });
+  const address = await app.fastify.listen({ port: config.PORT, host: config.HOST });
+  if (announce) {
+    const base = address.replace('0.0.0.0', '127.0.0.1');
+    say(`\nJob Postings Search Service ${version} listening on ${base}`);
+    say(`  curl -H "Authorization: Bearer <API_KEY>" "${base}/v1/jobs?limit=2"`);
+    say(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health\n`);
+  }
+  return () => app.close();
+}
+
+async function primary(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      say(`configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const db = await openDb(config, { onPoolError: (e) => say(`database connection error: ${e.message}`) });
+  const shutdown: (() => Promise<void>)[] = [];
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal}: draining requests and stopping`);
+    for (const fn of shutdown.reverse()) await fn().catch((e) => say(`shutdown: ${(e as Error).message}`));
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  try {
+    await prepareDatabase(db);
+    const loaded = await loadDemoIfEmpty(db, config, say);
+    if (loaded) say(`demo dataset loaded: ${loaded} postings`);
+    const key = await ensureDemoKey(db, config);
+    if (key) {
+      say('created account "demo" with an API key (shown once; keep it):');
+      process.stdout.write(`${key}\n`);
+    }
+    const schedules = startSchedules(db, config, (m, e) => say(`${m}: ${(e as Error)?.message ?? ''}`));
+    shutdown.push(async () => schedules.stop());
+    if (config.WORKERS <= 1) {
+      shutdown.push(await serve(config, db, true));
+      return;
+    }
+    const env = { ...process.env, DATABASE_URL: db.url, JPS_WORKER: '1' };
+    let ready = 0;
+    for (let i = 0; i < config.WORKERS; i++) {
+      const w = cluster.fork(env);
+      w.on('message', (m) => {
+        if (m === 'ready' && ++ready === config.WORKERS) {
+          const base = `http://${config.HOST}:${config.PORT}`;
+          say(`\nJob Postings Search Service ${version} listening on ${base} (${config.WORKERS} workers)`);
+          say(`  curl -H "Authorization: Bearer <API_KEY>" "${base}/v1/jobs?limit=2"\n`);
+        }
+      });
+    }
+    shutdown.push(async () => {
+      const exits = Object.values(cluster.workers ?? {}).map(
+        (w) => new Promise<void>((resolve) => (w ? (w.once('exit', () => resolve()), w.process.kill('SIGTERM')) : resolve())),
+      );
+      await Promise.all(exits);
+    });
+  } catch (err) {
+    say(`start-up failed: ${(err as Error).message}`);
+    await db.close();
+    process.exit(1);
+  }
+}
+
+async function worker(): Promise<void> {
+  const config = loadConfig();
+  const db = await openDb(config, { onPoolError: (e) => say(`database connection error: ${e.message}`) });
+  const close = await serve(config, db, false);
+  process.send?.('ready');
+  const stop = async () => {
+    await close().catch(() => {});
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => {});
+}
+
+if (cluster.isPrimary) await primary();
+else await worker();

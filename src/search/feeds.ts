@@ -1,0 +1,70 @@
+// The three sync feeds, keyset-paged in ascending order of their feed timestamp.
+// Feed timestamps are assigned under one lock in commit order (see db/feed-clock.ts), so a row
+// can never appear behind a cursor that was already handed out.
+import type pg from 'pg';
+import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
+import { type DescriptionFormat, descriptionColumn, jsonArray, renderJob } from './render.ts';
+import { Sql } from './sql.ts';
+
+export type FeedKind = 'feed' | 'modified' | 'expired';
+
+export interface FeedRequest {
+  kind: FeedKind;
+  /** Absolute start (ISO) or relative window in ms. */
+  start: { instant: string } | { ms: number };
+  limit: number;
+  cursor?: string;
+  descriptionFormat?: DescriptionFormat;
+}
+
+const KEY: Record<FeedKind, { col: string; where: string }> = {
+  feed: { col: 'j.created_at', where: 'j.state = 0' },
+  modified: { col: 'j.modified_at', where: 'j.state = 0 AND j.modified_at IS NOT NULL' },
+  // Expired jobs and published postings later folded into another: both are deletions for a mirror.
+  expired: { col: 'j.expired_at', where: 'j.expired_at IS NOT NULL AND j.state <> 0' },
+};
+
+export interface FeedPage {
+  rows: string[];
+  nextCursor: string | null;
+}
+
+export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest): Promise<FeedPage> {
+  const { col, where } = KEY[req.kind];
+  // The window belongs to the cursor's query: a cursor replayed on another window is refused.
+  const fp = fingerprint(req.kind, { start: req.start, fmt: req.descriptionFormat ?? null });
+  const after: CursorPosition | undefined = req.cursor ? decodeCursor(secret, fp, req.cursor) : undefined;
+  const q = new Sql();
+  q.and(where);
+  if ('instant' in req.start) q.and(`${col} >= ${q.v(req.start.instant)}::timestamptz`);
+  else q.and(`${col} >= now() - ${q.v(req.start.ms)} * interval '1 millisecond'`);
+  if (after) q.and(`(${col}, j.id) > (${q.v(after.at)}::timestamptz, ${q.v(after.id)})`);
+  const select =
+    req.kind === 'expired'
+      ? `j.id, to_char(j.expired_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS expired_text`
+      : `j.id, j.doc, coalesce(c.profile_json, j.company_fallback) AS company, ${descriptionColumn(req.descriptionFormat)} AS description`;
+  const sql = `
+    SELECT ${select}, ${col}::text AS pos
+    FROM jobs j ${req.kind === 'expired' ? '' : 'LEFT JOIN companies c ON c.slug = j.company_slug'}
+    WHERE ${q.whereSql()}
+    ORDER BY ${col}, j.id
+    LIMIT ${q.v(req.limit + 1)}`;
+  const { rows } = await pool.query(sql, q.params);
+  const more = rows.length > req.limit;
+  const page = rows.slice(0, req.limit);
+  const last = page[page.length - 1];
+  return {
+    rows: page.map((r) =>
+      req.kind === 'expired'
+        ? `{"id":${JSON.stringify(r.id)},"expired_at":"${r.expired_text}"}`
+        : renderJob(r),
+    ),
+    nextCursor: more && last ? encodeCursor(secret, fp, { at: last.pos, id: last.id }) : null,
+  };
+}
+
+export function feedBody(page: FeedPage, extra: string): string {
+  const next = page.nextCursor === null ? 'null' : JSON.stringify(page.nextCursor);
+  return `{${extra}"count":${page.rows.length},"data":${jsonArray(page.rows)},"next_cursor":${next}}`;
+}
+

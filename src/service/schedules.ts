@@ -1,0 +1,68 @@
+// Background work inside the service: the expiry schedule, the purge of old expired jobs, and the
+// refresh of jobs_count and coverage. Each run takes a session advisory lock, so with several
+// processes only one does the work at a time and requests are never blocked.
+import type { Config } from '../config.ts';
+import { refreshJobsCounts } from '../db/companies-write.ts';
+import { purgeExpired } from '../db/jobs-write.ts';
+import type { Db } from '../db/pool.ts';
+import { refreshCoverage } from '../db/stats.ts';
+import { expireDue } from '../ingest/pipeline.ts';
+
+const EXPIRY_LOCK = 7_410_010;
+const REFRESH_LOCK = 7_410_011;
+
+async function exclusively(db: Db, lock: number, work: () => Promise<void>): Promise<boolean> {
+  const client = await db.write.connect();
+  try {
+    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [lock]);
+    if (!rows[0].ok) return false;
+    try {
+      await work();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [lock]);
+    }
+    return true;
+  } finally {
+    client.release();
+  }
+}
+
+export async function runExpiry(db: Db, config: Config): Promise<void> {
+  await exclusively(db, EXPIRY_LOCK, async () => {
+    await expireDue(db);
+    await purgeExpired(db.write, config.EXPIRED_RETENTION_DAYS);
+  });
+}
+
+export async function runRefresh(db: Db): Promise<void> {
+  await exclusively(db, REFRESH_LOCK, async () => {
+    await refreshJobsCounts(db.write);
+    await refreshCoverage(db.write);
+  });
+}
+
+export interface Schedules {
+  stop(): void;
+}
+
+export function startSchedules(db: Db, config: Config, log: (msg: string, err?: unknown) => void): Schedules {
+  const every = (seconds: number, name: string, fn: () => Promise<void>) => {
+    let running = false;
+    const t = setInterval(() => {
+      if (running) return;
+      running = true;
+      fn()
+        .catch((err) => log(`${name} failed`, err))
+        .finally(() => {
+          running = false;
+        });
+    }, seconds * 1000);
+    t.unref();
+    return t;
+  };
+  const timers = [
+    every(config.EXPIRY_INTERVAL_S, 'expiry', () => runExpiry(db, config)),
+    every(config.REFRESH_INTERVAL_S, 'refresh', () => runRefresh(db)),
+  ];
+  return { stop: () => timers.forEach(clearInterval) };
+}

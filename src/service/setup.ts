@@ -1,0 +1,47 @@
+// First-run setup shared by `npm start` and the CLI: migrations, known sources, the demo dataset
+// in an empty index, and the demo account with its key.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import { createKey, ensureAccount } from '../db/keys.ts';
+import { migrate } from '../db/migrations.ts';
+import type { Db } from '../db/pool.ts';
+import { ingestFile } from '../ingest/jsonl.ts';
+import { seedSources } from '../ingest/pipeline.ts';
+import { runRefresh } from './schedules.ts';
+
+export async function prepareDatabase(db: Db): Promise<void> {
+  await migrate(db.write);
+  await seedSources(db.write);
+}
+
+/** Loads the demo dataset when the index is empty. Returns the number of postings loaded. */
+export async function loadDemoIfEmpty(db: Db, config: Config, log: (m: string) => void): Promise<number> {
+  if (!config.DEMO_DATA || config.DEMO_JOBS === 0) return 0;
+  const { rows } = await db.write.query('SELECT EXISTS (SELECT 1 FROM jobs) AS any');
+  if (rows[0].any) return 0;
+  const dir = path.resolve(config.DATA_DIR, 'demo');
+  await fs.mkdir(dir, { recursive: true });
+  log(`generating the demo dataset (${config.DEMO_JOBS} postings) in ${dir}`);
+  const demo = (await import('../cli/demo.ts')) as unknown as {
+    writeDemoDataset(dir: string, jobs: number, seed: number): Promise<string[]>;
+  };
+  const files = await demo.writeDemoDataset(dir, config.DEMO_JOBS, 42);
+  let loaded = 0;
+  for (const file of files) {
+    const report = await ingestFile(db, file);
+    loaded += report.inserted;
+    log(`loaded ${path.basename(file)}: ${report.inserted} inserted, ${report.rejected.length} rejected`);
+  }
+  await runRefresh(db);
+  await db.write.query('VACUUM (ANALYZE) jobs');
+  return loaded;
+}
+
+/** Creates the `demo` account with one key on first run; returns the key only when it was created now. */
+export async function ensureDemoKey(db: Db, config: Config): Promise<string | undefined> {
+  const account = await ensureAccount(db.write, 'demo', config.RATE_LIMIT_PER_MINUTE, config.MONTHLY_QUOTA);
+  const { rows } = await db.write.query('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1', [account.id]);
+  if (rows[0].n > 0) return undefined;
+  return (await createKey(db.write, account.id, config.KEY_PREFIX)).key;
+}
