@@ -40,7 +40,7 @@ async function writeLines(
     const ok = out.write(`${chunk.join('\n')}\n`);
     chunk = [];
     // Backpressure: wait until the stream has drained before producing more.
-    if (!ok) await Promise.race([new Promise((r) => out.once('drain', r)), failed]);
+    if (!ok) await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), failed]);
   };
   for (const line of lines) {
     chunk.push(JSON.stringify(line));
@@ -101,14 +101,17 @@ function parseArgs(args: string[]): Map<string, string> | string {
 function intOpt(opts: Map<string, string>, name: string, min: number, dflt?: number): number | string {
   const v = opts.get(name);
   if (v === undefined) return dflt ?? `--${name} is required`;
-  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) return `--${name} must be an integer >= ${min}`;
+  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v)))
+    return `--${name} must be an integer >= ${min}`;
   return Number(v);
 }
 
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'generate') {
-    process.stderr.write(sub && sub !== 'help' && sub !== '--help' ? `unknown demo command: ${sub}\n\n${USAGE}` : USAGE);
+    process.stderr.write(
+      sub && sub !== 'help' && sub !== '--help' ? `unknown demo command: ${sub}\n\n${USAGE}` : USAGE,
+    );
     return sub && sub !== 'help' && sub !== '--help' ? 2 : 0;
   }
   const parsed = parseArgs(rest);
@@ -128,7 +131,8 @@ export async function run(args: string[]): Promise<number> {
   const out = parsed.get('out');
   const nowText = parsed.get('now');
   const now = nowText ? new Date(nowText) : undefined;
-  const problem = [jobs, seed, rounds].find((v) => typeof v === 'string') ?? (out ? undefined : '--out is required');
+  const problem =
+    [jobs, seed, rounds].find((v) => typeof v === 'string') ?? (out ? undefined : '--out is required');
   if (problem || (now && Number.isNaN(now.getTime()))) {
     process.stderr.write(`${problem ?? '--now must be an ISO 8601 instant'}\n\n${USAGE}`);
     return 2;
@@ -139,7 +143,9 @@ export async function run(args: string[]): Promise<number> {
     { jobs: jobs as number, seed: seed as number, rounds: rounds as number, now },
     (file, n) => {
       const s = (Date.now() - started) / 1000;
-      process.stderr.write(`${path.basename(file)}: ${n.toLocaleString('en-US')} postings (${s.toFixed(1)} s)\n`);
+      process.stderr.write(
+        `${path.basename(file)}: ${n.toLocaleString('en-US')} postings (${s.toFixed(1)} s)\n`,
+      );
     },
   );
   const seconds = (Date.now() - started) / 1000;

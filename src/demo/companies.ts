@@ -2,31 +2,186 @@
 // funding and HQ. Posting volume per company is Zipf-like (a few large employers post most jobs) and size
 // follows rank. Profiles are regenerated from (seed, index), so only a compact view is kept in memory.
 import type { CompanyRecord } from '../ingest/record.ts';
-import { COUNTRIES, type CountryInfo, countryPicker, pickCity } from './geo.ts';
+import { COUNTRIES, COUNTRY_BY_CODE, type CountryInfo, countryPicker, pickCity } from './geo.ts';
 import { type Family, INDUSTRIES } from './occupations.ts';
 import { Rng, Weighted } from './prng.ts';
 
 const FIRST = [
-  'Acme', 'Apex', 'Arbor', 'Atlas', 'Aurora', 'Beacon', 'Birch', 'Blue', 'Bold', 'Bright', 'Cascade', 'Cedar',
-  'Clear', 'Cloud', 'Cobalt', 'Compass', 'Copper', 'Core', 'Crest', 'Crimson', 'Delta', 'Dune', 'Echo', 'Ember',
-  'Evergreen', 'Falcon', 'Fern', 'Flux', 'Forge', 'Frontier', 'Garnet', 'Golden', 'Granite', 'Green', 'Harbor',
-  'Helix', 'Horizon', 'Hudson', 'Indigo', 'Iron', 'Juniper', 'Keystone', 'Kinetic', 'Lake', 'Lantern', 'Ledger',
-  'Lumen', 'Lunar', 'Maple', 'Meridian', 'Metro', 'Mosaic', 'Nimbus', 'North', 'Nova', 'Oak', 'Onyx', 'Orbit',
-  'Pacific', 'Peak', 'Pine', 'Pioneer', 'Pixel', 'Prairie', 'Prime', 'Quantum', 'Quartz', 'Radiant', 'Red',
-  'Ridge', 'River', 'Sage', 'Sapphire', 'Sierra', 'Silver', 'Slate', 'Solar', 'Spark', 'Spruce', 'Stellar',
-  'Stone', 'Summit', 'Swift', 'Terra', 'Thunder', 'Tidal', 'True', 'Union', 'Vector', 'Velvet', 'Vertex',
-  'Vista', 'Willow', 'Wind', 'Zenith', 'Zephyr', 'Alder', 'Amber', 'Anchor', 'Blackwood', 'Brook', 'Canyon',
+  'Acme',
+  'Apex',
+  'Arbor',
+  'Atlas',
+  'Aurora',
+  'Beacon',
+  'Birch',
+  'Blue',
+  'Bold',
+  'Bright',
+  'Cascade',
+  'Cedar',
+  'Clear',
+  'Cloud',
+  'Cobalt',
+  'Compass',
+  'Copper',
+  'Core',
+  'Crest',
+  'Crimson',
+  'Delta',
+  'Dune',
+  'Echo',
+  'Ember',
+  'Evergreen',
+  'Falcon',
+  'Fern',
+  'Flux',
+  'Forge',
+  'Frontier',
+  'Garnet',
+  'Golden',
+  'Granite',
+  'Green',
+  'Harbor',
+  'Helix',
+  'Horizon',
+  'Hudson',
+  'Indigo',
+  'Iron',
+  'Juniper',
+  'Keystone',
+  'Kinetic',
+  'Lake',
+  'Lantern',
+  'Ledger',
+  'Lumen',
+  'Lunar',
+  'Maple',
+  'Meridian',
+  'Metro',
+  'Mosaic',
+  'Nimbus',
+  'North',
+  'Nova',
+  'Oak',
+  'Onyx',
+  'Orbit',
+  'Pacific',
+  'Peak',
+  'Pine',
+  'Pioneer',
+  'Pixel',
+  'Prairie',
+  'Prime',
+  'Quantum',
+  'Quartz',
+  'Radiant',
+  'Red',
+  'Ridge',
+  'River',
+  'Sage',
+  'Sapphire',
+  'Sierra',
+  'Silver',
+  'Slate',
+  'Solar',
+  'Spark',
+  'Spruce',
+  'Stellar',
+  'Stone',
+  'Summit',
+  'Swift',
+  'Terra',
+  'Thunder',
+  'Tidal',
+  'True',
+  'Union',
+  'Vector',
+  'Velvet',
+  'Vertex',
+  'Vista',
+  'Willow',
+  'Wind',
+  'Zenith',
+  'Zephyr',
+  'Alder',
+  'Amber',
+  'Anchor',
+  'Blackwood',
+  'Brook',
+  'Canyon',
 ];
 const INVENTED = [
-  'Zyl', 'Quor', 'Vanta', 'Trell', 'Omni', 'Kova', 'Nexa', 'Lumi', 'Brava', 'Corva', 'Dexo', 'Fyra', 'Gravi',
-  'Hexa', 'Ivra', 'Jovi', 'Kyro', 'Lyra', 'Mira', 'Noxi', 'Ostra', 'Pyxi', 'Qubi', 'Rova', 'Sola', 'Tava',
-  'Ulto', 'Vero', 'Wexa', 'Xeno', 'Yuma', 'Zora', 'Aeri', 'Bexo', 'Cira', 'Davo', 'Elio', 'Fenn',
+  'Zyl',
+  'Quor',
+  'Vanta',
+  'Trell',
+  'Omni',
+  'Kova',
+  'Nexa',
+  'Lumi',
+  'Brava',
+  'Corva',
+  'Dexo',
+  'Fyra',
+  'Gravi',
+  'Hexa',
+  'Ivra',
+  'Jovi',
+  'Kyro',
+  'Lyra',
+  'Mira',
+  'Noxi',
+  'Ostra',
+  'Pyxi',
+  'Qubi',
+  'Rova',
+  'Sola',
+  'Tava',
+  'Ulto',
+  'Vero',
+  'Wexa',
+  'Xeno',
+  'Yuma',
+  'Zora',
+  'Aeri',
+  'Bexo',
+  'Cira',
+  'Davo',
+  'Elio',
+  'Fenn',
 ];
 const INVENTED_END = ['ly', 'io', 'ify', 'ra', 'os', 'ex', 'on', 'ia', 'ik', 'um', 'ant', 'ic', 'era', 'ium'];
 const SURNAMES = [
-  'Miller', 'Hartley', 'Brooks', 'Carter', 'Dawson', 'Ellison', 'Fischer', 'Garcia', 'Hoffmann', 'Kowalski',
-  'Laurent', 'Morgan', 'Nakamura', 'Okafor', 'Patel', 'Quinn', 'Reyes', 'Schmidt', 'Thompson', 'Vasquez',
-  'Walsh', 'Young', 'Bennett', 'Chandler', 'Donovan', 'Fitzgerald', 'Grant', 'Hayes', 'Keller', 'Lambert',
+  'Miller',
+  'Hartley',
+  'Brooks',
+  'Carter',
+  'Dawson',
+  'Ellison',
+  'Fischer',
+  'Garcia',
+  'Hoffmann',
+  'Kowalski',
+  'Laurent',
+  'Morgan',
+  'Nakamura',
+  'Okafor',
+  'Patel',
+  'Quinn',
+  'Reyes',
+  'Schmidt',
+  'Thompson',
+  'Vasquez',
+  'Walsh',
+  'Young',
+  'Bennett',
+  'Chandler',
+  'Donovan',
+  'Fitzgerald',
+  'Grant',
+  'Hayes',
+  'Keller',
+  'Lambert',
 ];
 const NOUN: Record<Family, string[]> = {
   software: ['Software', 'Labs', 'Systems', 'Technologies', 'Cloud', 'AI', 'Data', 'Networks', 'Digital'],
@@ -80,6 +235,27 @@ const TLD: Record<string, string[]> = {
   CA: ['ca', 'com'],
 };
 
+const TOP_HQ = [
+  'US',
+  'US',
+  'GB',
+  'US',
+  'DE',
+  'US',
+  'IN',
+  'US',
+  'CA',
+  'FR',
+  'US',
+  'NL',
+  'US',
+  'AU',
+  'ES',
+  'US',
+];
+const LEGAL_SUFFIX =
+  /\s+(Inc\.?|LLC|Corp\.?|Ltd\.?|plc|Limited|GmbH( & Co\. KG)?|AG|SAS|SA|B\.V\.|N\.V\.|S\.L\.|S\.A\.|S\.r\.l\.|S\.p\.A\.|Pty Ltd|Pvt Ltd|Technologies Pvt Ltd|Private Limited|AB|Ltda)$/;
+
 export const SIZE_BUCKETS: [number, number, string][] = [
   [1, 10, '1-10 employees'],
   [11, 50, '11-50 employees'],
@@ -94,7 +270,16 @@ export function sizeRange(n: number): string {
   return SIZE_BUCKETS.find(([lo, hi]) => n >= lo && n <= hi)![2];
 }
 
-const ROUND_TYPES = ['Pre-Seed', 'Seed', 'Series A', 'Series B', 'Series C', 'Series D', 'Series E', 'Private Equity'];
+const ROUND_TYPES = [
+  'Pre-Seed',
+  'Seed',
+  'Series A',
+  'Series B',
+  'Series C',
+  'Series D',
+  'Series E',
+  'Private Equity',
+];
 const FUNDING_CATEGORIES: Record<Family, string[]> = {
   software: ['SaaS', 'Software', 'Enterprise Software', 'Developer Tools', 'Artificial Intelligence'],
   data: ['Analytics', 'Big Data', 'Artificial Intelligence', 'Machine Learning'],
@@ -203,7 +388,7 @@ export class NameRegistry {
 
   // LinkedIn slugs: claimed by whoever got there first, so many carry a suffix or an old name.
   slug(rng: Rng, name: string): string {
-    const bare = slugify(name.replace(/\b(Inc\.|LLC|Corp\.|Ltd\.?|plc|Limited|GmbH.*|AG|SAS|SA|B\.V\.|N\.V\.|S\.L\.|S\.A\.|Pty Ltd|Pvt Ltd|Private Limited|AB)$/, ''));
+    const bare = slugify(name.replace(LEGAL_SUFFIX, ''));
     const joined = bare.replace(/-/g, '');
     const words = bare.split('-');
     const acronym = words.length > 1 ? words.map((w) => w[0]).join('') : joined.slice(0, 4);
@@ -211,7 +396,8 @@ export class NameRegistry {
       const style = rng.next();
       let s: string;
       if (style < 0.22) s = slugify(name);
-      else if (style < 0.4) s = `${bare}-${rng.pick(['inc', 'hq', 'group', 'global', 'official', 'co', 'team'])}`;
+      else if (style < 0.4)
+        s = `${bare}-${rng.pick(['inc', 'hq', 'group', 'global', 'official', 'co', 'team'])}`;
       else if (style < 0.55) s = `${joined}${rng.pick(['', 'hq', 'inc', 'global', 'app'])}`;
       else if (style < 0.7) s = `${bare}-${rng.int(2, 9999)}`;
       else if (style < 0.8) s = `${acronym}-${words[words.length - 1]}`;
@@ -226,7 +412,7 @@ export class NameRegistry {
   }
 
   domain(rng: Rng, name: string, hq: string): string {
-    const joined = slugify(name.replace(/\s(Inc\.|LLC|Corp\.|Ltd|plc|Limited|GmbH.*|AG|SAS|SA|B\.V\.|N\.V\.|S\.L\.|S\.A\.|Pty Ltd|Pvt Ltd|Private Limited|AB)$/, '')).replace(/-/g, '');
+    const joined = slugify(name.replace(LEGAL_SUFFIX, '')).replace(/-/g, '');
     for (let attempt = 0; ; attempt++) {
       const tld = rng.pick(TLD[hq] ?? ['com', 'com', 'io']);
       let d = `${joined}${attempt > 1 ? rng.pick(['hq', 'app', 'group', 'global', 'corp', 'inc', 'team']) : ''}${attempt > 4 ? rng.int(2, 999) : ''}.${tld}`;
@@ -254,22 +440,31 @@ export interface GeneratedCompany {
  * The company of rank `index` (0 = the employer with the most postings). Rank sets the size: large
  * employers post most of the jobs.
  */
-export function makeCompany(seed: number, index: number, total: number, names: NameRegistry, now: Date): GeneratedCompany {
+export function makeCompany(
+  seed: number,
+  index: number,
+  total: number,
+  names: NameRegistry,
+  now: Date,
+): GeneratedCompany {
   const rng = Rng.of(seed, 0xc0, index);
   const industry = industryPicker.pick(rng);
   const family = industry.families[0];
-  // HQ follows the posting-country mix (most postings are in the employer's own country).
-  const hq = countryPicker.pick(rng);
+  // HQ follows the posting-country mix (most postings are in the employer's own country); the few largest
+  // posters are fixed so that small datasets still show the intended country shares.
+  const hq = index < TOP_HQ.length ? COUNTRY_BY_CODE.get(TOP_HQ[index])! : countryPicker.pick(rng);
   const name = names.name(rng, rng.chance(0.7) ? family : rng.pick(industry.families), hq.code);
   const slug = names.slug(rng, name);
   const domain = names.domain(rng, name, hq.code);
   // Size by rank: the top of the Zipf curve are big employers; the tail is mostly small.
   const rankShare = (index + 1) / total;
-  const median = rankShare < 0.001 ? 40000 : rankShare < 0.01 ? 6000 : rankShare < 0.1 ? 700 : rankShare < 0.4 ? 120 : 30;
+  const median =
+    rankShare < 0.001 ? 40000 : rankShare < 0.01 ? 6000 : rankShare < 0.1 ? 700 : rankShare < 0.4 ? 120 : 30;
   const employees = Math.max(1, Math.round(rng.logNormal(median, 0.9)));
   const ats = pickAts(rng, employees, hq.code);
   const city = pickCity(rng, hq);
-  const founded = employees > 10000 ? rng.int(1890, 2005) : employees > 1000 ? rng.int(1960, 2015) : rng.int(1995, 2023);
+  const founded =
+    employees > 10000 ? rng.int(1890, 2005) : employees > 1000 ? rng.int(1960, 2015) : rng.int(1995, 2023);
   const funded = rng.chance(employees < 2000 && founded > 2000 ? 0.55 : 0.12);
   let funding: CompanyRecord['funding'] = null;
   if (funded) {
@@ -289,8 +484,11 @@ export function makeCompany(seed: number, index: number, total: number, names: N
     };
   }
   const followers = Math.round(employees * rng.logNormal(12, 1.1) + rng.int(0, 300));
-  const shortName = name.replace(/\s+(Inc\.|LLC|Corp\.|Ltd|plc|Limited|GmbH.*|AG|SAS|SA|B\.V\.|N\.V\.|S\.L\.|S\.A\.|Pty Ltd|Pvt Ltd|Private Limited|AB)$/, '');
-  const specialties = rng.sample([...(FUNDING_CATEGORIES[family] ?? []), ...SPECIALTIES_GENERIC], rng.int(2, 6));
+  const shortName = name.replace(LEGAL_SUFFIX, '');
+  const specialties = rng.sample(
+    [...(FUNDING_CATEGORIES[family] ?? []), ...SPECIALTIES_GENERIC],
+    rng.int(2, 6),
+  );
   const record: CompanyRecord = {
     slug,
     name,
@@ -298,7 +496,10 @@ export function makeCompany(seed: number, index: number, total: number, names: N
     website: `https://www.${domain}`,
     logo: `https://logos.example/${slug}.png`,
     industry: industry.name,
-    type: employees > 5000 && rng.chance(0.6) ? 'Public Company' : rng.pick(['Privately Held', 'Privately Held', 'Privately Held', 'Partnership', 'Self-Owned']),
+    type:
+      employees > 5000 && rng.chance(0.6)
+        ? 'Public Company'
+        : rng.pick(['Privately Held', 'Privately Held', 'Privately Held', 'Partnership', 'Self-Owned']),
     description: `${shortName} is a ${industry.name.toLowerCase()} company headquartered in ${city.name}, ${hq.name}. Founded in ${founded}, the team of ${employees.toLocaleString('en-US')} works on ${specialties.slice(0, 2).join(' and ').toLowerCase()} for customers in ${rng.int(1, 60)} countries.`,
     slogan: rng.pick([
       `Building the future of ${specialties[0].toLowerCase()}`,
@@ -313,7 +514,12 @@ export function makeCompany(seed: number, index: number, total: number, names: N
     followers,
     founded_year: founded,
     hq: rng.chance(0.92)
-      ? { country: hq.code, region: city.region ?? undefined, locality: city.name, raw: `${city.name}, ${city.region ? `${city.region}, ` : ''}${hq.name}` }
+      ? {
+          country: hq.code,
+          region: city.region ?? undefined,
+          locality: city.name,
+          raw: `${city.name}, ${city.region ? `${city.region}, ` : ''}${hq.name}`,
+        }
       : null,
     funding,
     stock: null,
@@ -372,6 +578,11 @@ export function zipfPicker(count: number): Weighted<number> {
     w[i] = 1 / (i + 3) ** 1.05;
   }
   return new Weighted(idx, w);
+}
+
+/** The name without its legal form ("Acme Robotics Inc." → "Acme Robotics"), as boards often show it. */
+export function shortCompanyName(name: string): string {
+  return name.replace(LEGAL_SUFFIX, '') || name;
 }
 
 export { COUNTRIES };

@@ -12,9 +12,18 @@ import {
   makeCompany,
   makeGhostEmployer,
   NameRegistry,
+  shortCompanyName,
   zipfPicker,
 } from './companies.ts';
-import { type City, COUNTRY_BY_CODE, type CountryInfo, countryPicker, countryZones, pickCity, rawLocation } from './geo.ts';
+import {
+  type City,
+  COUNTRY_BY_CODE,
+  type CountryInfo,
+  countryPicker,
+  countryZones,
+  pickCity,
+  rawLocation,
+} from './geo.ts';
 import { AREAS, DEPARTMENTS, type Family, OCCUPATIONS, type Occupation } from './occupations.ts';
 import { hash32, Rng, scramble32, unit, Weighted } from './prng.ts';
 import { BENEFITS, description } from './text.ts';
@@ -67,7 +76,9 @@ function occupationPicker(family: Family, lang: string): Weighted<Occupation> | 
   const key = `${family}/${lang}`;
   let p = occPickers.get(key);
   if (p === undefined) {
-    const list = (FAMILY_OCCS.get(family) ?? []).filter((o) => lang === 'en' || o[lang as 'de' | 'fr' | 'es']);
+    const list = (FAMILY_OCCS.get(family) ?? []).filter(
+      (o) => lang === 'en' || o[lang as 'de' | 'fr' | 'es'],
+    );
     if (!list.length) return null;
     p = new Weighted(
       list,
@@ -82,11 +93,50 @@ const FAMILY_WEIGHT = new Map<Family, number>();
 for (const o of OCCUPATIONS) FAMILY_WEIGHT.set(o.family, (FAMILY_WEIGHT.get(o.family) ?? 0) + o.weight);
 const familyPicker = new Weighted([...FAMILY_WEIGHT.keys()], [...FAMILY_WEIGHT.values()]);
 
-const DESK: Set<Family> = new Set(['software', 'data', 'it', 'design', 'product', 'marketing', 'sales', 'support', 'finance', 'hr', 'legal', 'consulting']);
+const DESK: Set<Family> = new Set([
+  'software',
+  'data',
+  'it',
+  'design',
+  'product',
+  'marketing',
+  'sales',
+  'support',
+  'finance',
+  'hr',
+  'legal',
+  'consulting',
+]);
 const EU_REMOTE = ['DE', 'NL', 'ES', 'PT', 'PL', 'FR', 'IE', 'IT', 'AT', 'BE', 'SE', 'DK', 'FI', 'CZ', 'RO'];
 const HOURLY_COUNTRIES = new Set(['US', 'CA', 'AU', 'GB', 'NZ', 'IE']);
-const BIG_UNIT_CURRENCIES = new Set(['INR', 'JPY', 'KRW', 'COP', 'ARS', 'CLP', 'NGN', 'KES', 'PHP', 'CZK', 'EGP', 'TRY', 'MXN']);
-const TEAMS = ['Core', 'Growth', 'Platform', 'Enterprise', 'Operations', 'Central', 'North America', 'EMEA', 'APAC', 'Night Shift', 'Weekend'];
+const BIG_UNIT_CURRENCIES = new Set([
+  'INR',
+  'JPY',
+  'KRW',
+  'COP',
+  'ARS',
+  'CLP',
+  'NGN',
+  'KES',
+  'PHP',
+  'CZK',
+  'EGP',
+  'TRY',
+  'MXN',
+]);
+const TEAMS = [
+  'Core',
+  'Growth',
+  'Platform',
+  'Enterprise',
+  'Operations',
+  'Central',
+  'North America',
+  'EMEA',
+  'APAC',
+  'Night Shift',
+  'Weekend',
+];
 
 interface Level {
   word: string;
@@ -110,7 +160,12 @@ const levelPicker = new Weighted(
   LEVELS,
   LEVELS.map((l) => l.weight),
 );
-const DE_SENIOR: Record<string, string> = { junior: 'Junior ', senior: 'Senior ', lead: 'Lead ', staff: 'Senior ' };
+const DE_SENIOR: Record<string, string> = {
+  junior: 'Junior ',
+  senior: 'Senior ',
+  lead: 'Lead ',
+  staff: 'Senior ',
+};
 
 /** What a posting is made of, beyond the record: needed to build its copies and to modify it. */
 interface Original {
@@ -169,7 +224,8 @@ export class DemoDataset {
       const o = this.original(i);
       yield { kind: 'posting', ...o.rec };
       rows++;
-      for (let c = 0; c < o.copies && rows < this.jobs; c++, rows++) yield { kind: 'posting', ...this.copy(o, c) };
+      for (let c = 0; c < o.copies && rows < this.jobs; c++, rows++)
+        yield { kind: 'posting', ...this.copy(o, c) };
     }
   }
 
@@ -371,7 +427,11 @@ export class DemoDataset {
     if (lang === 'en' && occ.levels) {
       switch (level.word) {
         case 'intern':
-          title = rng.pick([`${base} Intern`, `Intern - ${base}`, `${base} Internship (Summer ${new Date(at).getUTCFullYear() + 1})`]);
+          title = rng.pick([
+            `${base} Intern`,
+            `Intern - ${base}`,
+            `${base} Internship (Summer ${new Date(at).getUTCFullYear() + 1})`,
+          ]);
           break;
         case 'junior':
           title = rng.pick([`Junior ${base}`, `${base} I`, `Graduate ${base}`, `Entry Level ${base}`]);
@@ -398,13 +458,15 @@ export class DemoDataset {
     } else if (lang === 'de' && occ.levels && DE_SENIOR[level.word]) {
       title = `${DE_SENIOR[level.word]}${base}`;
     } else if (lang !== 'en' && level.word === 'intern') {
-      title = lang === 'de' ? `Praktikant ${base}` : lang === 'fr' ? `Stagiaire ${base}` : `Prácticas ${base}`;
+      title =
+        lang === 'de' ? `Praktikant ${base}` : lang === 'fr' ? `Stagiaire ${base}` : `Prácticas ${base}`;
     }
     if (occ.specs && level.word !== 'head' && level.word !== 'vp' && rng.chance(0.3)) {
       const spec = rng.pick(occ.specs);
       title = rng.pick([`${title}, ${spec}`, `${title} - ${spec}`, `${title} (${spec})`]);
     }
-    if (lang === 'de' && rng.chance(0.8)) title += rng.pick([' (m/w/d)', ' (m/w/d)', ' (w/m/d)', ' (all genders)']);
+    if (lang === 'de' && rng.chance(0.8))
+      title += rng.pick([' (m/w/d)', ' (m/w/d)', ' (w/m/d)', ' (all genders)']);
     if (lang === 'fr' && rng.chance(0.5)) title += rng.pick([' (H/F)', ' H/F', ' (F/H)']);
     // A few boards post in capitals; display de-capitalises them.
     if (rng.chance(0.03)) title = title.toUpperCase();
@@ -421,12 +483,29 @@ export class DemoDataset {
     let locCountries = [country];
     if (remote) {
       const multi = EU_REMOTE.includes(country.code) && rng.chance(0.2);
-      locCountries = multi ? [country, ...rng.sample(EU_REMOTE.filter((c) => c !== country.code), rng.int(1, 4)).map((c) => COUNTRY_BY_CODE.get(c)!)] : [country];
+      locCountries = multi
+        ? [
+            country,
+            ...rng
+              .sample(
+                EU_REMOTE.filter((c) => c !== country.code),
+                rng.int(1, 4),
+              )
+              .map((c) => COUNTRY_BY_CODE.get(c)!),
+          ]
+        : [country];
       remoteLocation = locCountries.map((c) => c.name);
       const label = country.code === 'US' ? 'US' : country.code === 'GB' ? 'UK' : country.name;
       raw = multi
         ? [rng.pick(['Remote - Europe', 'Remote (EU)', 'Remote, Europe'])]
-        : [rng.pick([`Remote - ${label}`, `Remote (${label})`, `Remote, ${country.name}`, `${country.name} (Remote)`])];
+        : [
+            rng.pick([
+              `Remote - ${label}`,
+              `Remote (${label})`,
+              `Remote, ${country.name}`,
+              `${country.name} (Remote)`,
+            ]),
+          ];
       // Some remote roles still name a home office.
       if (rng.chance(0.15)) {
         const hub = pickCity(rng, country);
@@ -449,7 +528,9 @@ export class DemoDataset {
       }
       raw = cities.map((c) => rawLocation(rng, c));
     }
-    const zones = remote ? [...new Set(locCountries.flatMap((c) => countryZones(c.code)))] : [...new Set(cities.map((c) => c.timezone))];
+    const zones = remote
+      ? [...new Set(locCountries.flatMap((c) => countryZones(c.code)))]
+      : [...new Set(cities.map((c) => c.timezone))];
     const regions = [...new Set(cities.map((c) => c.region).filter((r): r is string => !!r))];
     const location = {
       raw,
@@ -473,20 +554,51 @@ export class DemoDataset {
               ? ['PART_TIME']
               : rng.chance(0.5)
                 ? ['FULL_TIME', 'PART_TIME']
-                : rng.pick([['TEMPORARY'], occ.family === 'healthcare' ? ['PER_DIEM'] : ['TEMPORARY'], ['OTHER']])
+                : rng.pick([
+                    ['TEMPORARY'],
+                    occ.family === 'healthcare' ? ['PER_DIEM'] : ['TEMPORARY'],
+                    ['OTHER'],
+                  ])
           : rng.chance(0.9)
             ? ['FULL_TIME']
-            : rng.pick([['CONTRACTOR'], ['CONTRACTOR'], ['FULL_TIME', 'CONTRACTOR'], ['TEMPORARY'], employer.industry === 'Non-profit Organizations' ? ['VOLUNTEER'] : ['OTHER']]);
+            : rng.pick([
+                ['CONTRACTOR'],
+                ['CONTRACTOR'],
+                ['FULL_TIME', 'CONTRACTOR'],
+                ['TEMPORARY'],
+                employer.industry === 'Non-profit Organizations' ? ['VOLUNTEER'] : ['OTHER'],
+              ]);
     const partTime = employmentType.length === 1 && employmentType[0] === 'PART_TIME';
-    const education = occ.edu && rng.chance(0.6) ? (rng.chance(0.15) && occ.edu === 'bachelor degree' ? [occ.edu, 'postgraduate degree'] : [occ.edu]) : undefined;
-    const years = level.exp === '0-2' ? rng.int(0, 2) : level.exp === '2-5' ? rng.int(2, 5) : level.exp === '5-10' ? rng.int(5, 8) : rng.int(10, 12);
+    const education =
+      occ.edu && rng.chance(0.6)
+        ? rng.chance(0.15) && occ.edu === 'bachelor degree'
+          ? [occ.edu, 'postgraduate degree']
+          : [occ.edu]
+        : undefined;
+    const years =
+      level.exp === '0-2'
+        ? rng.int(0, 2)
+        : level.exp === '2-5'
+          ? rng.int(2, 5)
+          : level.exp === '5-10'
+            ? rng.int(5, 8)
+            : rng.int(10, 12);
     const department = rng.pick(DEPARTMENTS[occ.family]);
     const benefitPool = BENEFITS[lang as 'en' | 'de' | 'fr' | 'es'].filter(
-      (b) => lang !== 'en' || (country.code === 'US' ? !/Pension|holiday|Private medical/.test(b) : !/401\(k\)|Commuter|dental and vision/.test(b)),
+      (b) =>
+        lang !== 'en' ||
+        (country.code === 'US'
+          ? !/Pension|holiday|Private medical/.test(b)
+          : !/401\(k\)|Commuter|dental and vision/.test(b)),
     );
     const benefits = rng.chance(0.5) ? rng.sample(benefitPool, rng.int(3, 6)) : [];
     const visaRoll = rng.next();
-    const visa = visaRoll < (desk && country.code === 'US' ? 0.05 : 0.02) ? true : visaRoll > (desk ? 0.95 : 0.985) ? false : null;
+    const visa =
+      visaRoll < (desk && country.code === 'US' ? 0.05 : 0.02)
+        ? true
+        : visaRoll > (desk ? 0.95 : 0.985)
+          ? false
+          : null;
 
     // Salary
     let salary: PostingRecord['salary'];
@@ -507,7 +619,16 @@ export class DemoDataset {
         factor = unit === 'WEEK' ? 1 / 52 : 1 / 260;
       }
       const mid = local * factor;
-      const step = unit === 'HOUR' ? (BIG_UNIT_CURRENCIES.has(country.currency) ? 10 : 0.5) : BIG_UNIT_CURRENCIES.has(country.currency) ? 10 ** Math.max(3, Math.floor(Math.log10(mid)) - 1) : unit === 'YEAR' ? 1000 : 50;
+      const step =
+        unit === 'HOUR'
+          ? BIG_UNIT_CURRENCIES.has(country.currency)
+            ? 10
+            : 0.5
+          : BIG_UNIT_CURRENCIES.has(country.currency)
+            ? 10 ** Math.max(3, Math.floor(Math.log10(mid)) - 1)
+            : unit === 'YEAR'
+              ? 1000
+              : 50;
       const min = roundTo(mid / Math.sqrt(width), step);
       const single = rng.chance(0.08);
       const max = single ? min : Math.max(min + step, roundTo(mid * Math.sqrt(width), step));
@@ -559,7 +680,7 @@ export class DemoDataset {
     const companyRef: PostingRecord['company'] = employer.slug
       ? rng.chance(0.9)
         ? { name: employer.name, slug: employer.slug, domain: employer.domain }
-        : { name: rng.chance(0.8) ? employer.name : employer.name.replace(/\s+\S+\.?$/, '') || employer.name, domain: employer.domain }
+        : { name: rng.chance(0.8) ? employer.name : shortCompanyName(employer.name), domain: employer.domain }
       : { name: employer.name, domain: employer.domain };
     if (!employer.slug && rng.chance(0.3)) delete companyRef.domain;
 
@@ -582,19 +703,52 @@ export class DemoDataset {
       ...(rng.chance(0.7) ? { experience_level: level.exp } : {}),
       ...(education ? { education_requirements: education } : {}),
       ...(rng.chance(0.7) ? { department } : {}),
-      ...(rng.chance(0.35) ? { team: occ.specs && rng.chance(0.5) ? rng.pick(occ.specs) : `${rng.pick(TEAMS)} ${area}` } : {}),
-      ...(rng.chance(0.6) ? { requisition_id: rng.pick([`R-${rng.int(10000, 99999)}`, `REQ-${new Date(posted).getUTCFullYear()}-${rng.int(100, 9999)}`, `JR${rng.int(100000, 999999)}`]) } : {}),
+      ...(rng.chance(0.35)
+        ? { team: occ.specs && rng.chance(0.5) ? rng.pick(occ.specs) : `${rng.pick(TEAMS)} ${area}` }
+        : {}),
+      ...(rng.chance(0.6)
+        ? {
+            requisition_id: rng.pick([
+              `R-${rng.int(10000, 99999)}`,
+              `REQ-${new Date(posted).getUTCFullYear()}-${rng.int(100, 9999)}`,
+              `JR${rng.int(100000, 999999)}`,
+            ]),
+          }
+        : {}),
       ...(salary ? { salary } : {}),
-      ...(rng.chance(0.4) ? { working_hours: partTime ? rng.pick([16, 20, 24, 30]) : country.code === 'FR' ? 35 : country.code === 'DE' ? rng.pick([38.5, 40]) : country.code === 'GB' ? 37.5 : 40 } : {}),
+      ...(rng.chance(0.4)
+        ? {
+            working_hours: partTime
+              ? rng.pick([16, 20, 24, 30])
+              : country.code === 'FR'
+                ? 35
+                : country.code === 'DE'
+                  ? rng.pick([38.5, 40])
+                  : country.code === 'GB'
+                    ? 37.5
+                    : 40,
+          }
+        : {}),
       ...(skills.length ? { skills } : {}),
-      keywords: [...new Set([base.toLowerCase(), occ.family === 'software' ? 'engineering' : DEPARTMENTS[occ.family][0].toLowerCase(), ...skills.slice(0, 3)])],
+      keywords: [
+        ...new Set([
+          base.toLowerCase(),
+          occ.family === 'software' ? 'engineering' : DEPARTMENTS[occ.family][0].toLowerCase(),
+          ...skills.slice(0, 3),
+        ]),
+      ],
       ...(rng.chance(0.9) ? { taxonomies: occ.taxonomies.slice(0, rng.chance(0.7) ? 2 : 1) } : {}),
       job_language: lang,
       ...(visa !== null ? { visa_sponsorship: visa } : {}),
-      ...(rng.chance(0.5) ? { requirements_summary: `${Math.max(1, years)}+ years as ${ctxTitle}${skills.length ? `; ${skills.slice(0, 3).join(', ')}` : ''}${education ? `; ${education[0]}` : ''}.` } : {}),
+      ...(rng.chance(0.5)
+        ? {
+            requirements_summary: `${Math.max(1, years)}+ years as ${ctxTitle}${skills.length ? `; ${skills.slice(0, 3).join(', ')}` : ''}${education ? `; ${education[0]}` : ''}.`,
+          }
+        : {}),
       ...(benefits.length ? { benefits } : {}),
     };
-    if (rng.chance(0.5)) rec.core_responsibilities = `${ctxTitle} in the ${department} team at ${employer.name}.`;
+    if (rng.chance(0.5))
+      rec.core_responsibilities = `${ctxTitle} in the ${department} team at ${employer.name}.`;
     const copies = this.copiesOf(i);
     const boards = rng.sample(BOARDS, 3).map((b) => b.slug);
     return { index: i, rec, employer, occupation: occ, country, copies, boards };
@@ -608,9 +762,16 @@ export class DemoDataset {
     const native = `${scramble32(o.index, hash32(this.seed, 0xb0)).toString(36)}${copyNo.toString(36).padStart(2, '0')}`;
     const orig = o.rec;
     const postedOrig = Date.parse(orig.posted_at!);
-    const at = copyNo >= ROUND_COPY_BASE ? this.baseTime + (copyNo - ROUND_COPY_BASE) * ROUND_INTERVAL_MS : undefined;
+    const at =
+      copyNo >= ROUND_COPY_BASE ? this.baseTime + (copyNo - ROUND_COPY_BASE) * ROUND_INTERVAL_MS : undefined;
     const ceiling = at ?? this.baseTime + this.birthRound(o.index) * ROUND_INTERVAL_MS;
-    const posted = at !== undefined ? at - rng.int(1, 59) * 60_000 : Math.min(postedOrig + rng.next() * 3 * DAY, Math.max(postedOrig, ceiling - 60_000));
+    let posted =
+      at !== undefined
+        ? at - rng.int(1, 59) * 60_000
+        : Math.min(postedOrig + rng.next() * 3 * DAY, Math.max(postedOrig, ceiling - 60_000));
+    // A copy is listed while the original is open.
+    if (orig.expires_at && Date.parse(orig.expires_at) <= posted)
+      posted = Math.max(postedOrig, Date.parse(orig.expires_at) - 60_000);
     const footer = `<p>Originally posted on ${SOURCE.get(orig.source)!.name}.</p>`;
     const rec: PostingRecord = {
       ...orig,
@@ -624,7 +785,8 @@ export class DemoDataset {
       posted_at: isoMs(posted),
     };
     if (orig.description_html !== undefined) rec.description_html = `${orig.description_html}\n${footer}`;
-    else rec.description_text = `${orig.description_text}\n\nOriginally posted on ${SOURCE.get(orig.source)!.name}.`;
+    else
+      rec.description_text = `${orig.description_text}\n\nOriginally posted on ${SOURCE.get(orig.source)!.name}.`;
     if (src.type === 'aggregator') {
       delete rec.requisition_id;
       delete rec.team;
@@ -638,10 +800,27 @@ export class DemoDataset {
   private modifyTracked(o: Original, r: number): void {
     const rng = Rng.of(this.seed, 0xd4, o.index, r);
     const rec = o.rec;
-    const kind = rng.pick(['title', 'location', 'salary', 'salary', 'employment_type', 'description', 'description', 'work_arrangement', 'department', 'apply_url']);
+    const kind = rng.pick([
+      'title',
+      'location',
+      'salary',
+      'salary',
+      'employment_type',
+      'description',
+      'description',
+      'work_arrangement',
+      'department',
+      'apply_url',
+    ]);
     switch (kind) {
       case 'title':
-        rec.title = rng.pick([`${rec.title} - Immediate Start`, `${rec.title} II`, rec.title.replace(/^Senior /, 'Sr. ') === rec.title ? `Senior ${rec.title}` : rec.title.replace(/^Senior /, 'Sr. ')]);
+        rec.title = rng.pick([
+          `${rec.title} - Immediate Start`,
+          `${rec.title} II`,
+          rec.title.replace(/^Senior /, 'Sr. ') === rec.title
+            ? `Senior ${rec.title}`
+            : rec.title.replace(/^Senior /, 'Sr. '),
+        ]);
         break;
       case 'location': {
         if (rec.location?.remote) {
@@ -664,10 +843,19 @@ export class DemoDataset {
         if (rec.salary?.min !== undefined && rec.salary.max !== undefined) {
           const f = 1 + rng.int(3, 10) / 100;
           const step = rec.salary.unit === 'HOUR' ? 0.5 : rec.salary.unit === 'YEAR' ? 1000 : 50;
-          rec.salary = { ...rec.salary, min: roundTo(rec.salary.min * f, step), max: roundTo(rec.salary.max * f, step) };
+          rec.salary = {
+            ...rec.salary,
+            min: roundTo(rec.salary.min * f, step),
+            max: roundTo(rec.salary.max * f, step),
+          };
         } else {
           const annual = o.occupation.pay * o.country.pay * o.country.fx;
-          rec.salary = { min: roundTo(annual * 0.9, 1000), max: roundTo(annual * 1.15, 1000), currency: o.country.currency, unit: 'YEAR' };
+          rec.salary = {
+            min: roundTo(annual * 0.9, 1000),
+            max: roundTo(annual * 1.15, 1000),
+            currency: o.country.currency,
+            unit: 'YEAR',
+          };
         }
         break;
       case 'employment_type':
@@ -685,11 +873,14 @@ export class DemoDataset {
         break;
       }
       case 'work_arrangement':
-        if (rec.work_arrangement !== 'Remote') rec.work_arrangement = rec.work_arrangement === 'Hybrid' ? 'On-site' : 'Hybrid';
+        if (rec.work_arrangement !== 'Remote')
+          rec.work_arrangement = rec.work_arrangement === 'Hybrid' ? 'On-site' : 'Hybrid';
         else rec.title = `${rec.title} (Remote)`;
         break;
       case 'department':
-        rec.department = rng.pick(DEPARTMENTS[o.occupation.family].filter((d) => d !== rec.department).concat(['Operations']));
+        rec.department = rng.pick(
+          DEPARTMENTS[o.occupation.family].filter((d) => d !== rec.department).concat(['Operations']),
+        );
         break;
       case 'apply_url':
         rec.apply_url = `${rec.url}/apply?ref=${r}`;
@@ -704,7 +895,9 @@ export class DemoDataset {
       const extra = o.occupation.skills.find((s) => !rec.skills?.includes(s));
       rec.skills = extra ? [...(rec.skills ?? []), extra] : (rec.skills ?? []).slice(1);
     } else {
-      const all = [...new Set(OCCUPATIONS.filter((x) => x.family === o.occupation.family).flatMap((x) => x.taxonomies))];
+      const all = [
+        ...new Set(OCCUPATIONS.filter((x) => x.family === o.occupation.family).flatMap((x) => x.taxonomies)),
+      ];
       const extra = all.find((t) => !rec.taxonomies?.includes(t));
       rec.taxonomies = extra ? [...(rec.taxonomies ?? []), extra] : (rec.taxonomies ?? []).slice(0, 1);
     }

@@ -79,17 +79,19 @@ const TABLE: [string, number, string, string, number, number, number, CountryInf
   ['TR', 0.2, 'Asia', 'TRY', 32, 0.15, 0.1, undefined, true],
 ];
 
-export const COUNTRIES: CountryInfo[] = TABLE.map(([code, , continent, currency, fx, pay, salaryShare, lang, monthly]) => ({
-  code,
-  name: countryName(code)!,
-  continent,
-  currency,
-  fx,
-  pay,
-  salaryShare,
-  lang,
-  monthly,
-}));
+export const COUNTRIES: CountryInfo[] = TABLE.map(
+  ([code, , continent, currency, fx, pay, salaryShare, lang, monthly]) => ({
+    code,
+    name: countryName(code)!,
+    continent,
+    currency,
+    fx,
+    pay,
+    salaryShare,
+    lang,
+    monthly,
+  }),
+);
 export const COUNTRY_BY_CODE = new Map(COUNTRIES.map((c) => [c.code, c]));
 export const countryPicker = new Weighted(
   COUNTRIES,
@@ -168,7 +170,7 @@ const CITY_CAP = 60;
 const US_CITY_CAP = 180;
 
 function validZone(zone: string | null, code: string): string {
-  const zones = ct.getCountry(code)?.timezones ?? [];
+  const zones: string[] = ct.getCountry(code)?.timezones ?? [];
   if (zone) {
     const info = ct.getTimezone(zone);
     const canonical = info?.aliasOf ?? info?.name;
@@ -184,9 +186,9 @@ const citiesByCountry = new Map<string, Weighted<City>>();
   const grouped = new Map<string, GazetteerCity[]>();
   for (const c of all) {
     if (!COUNTRY_BY_CODE.has(c.iso2) || !c.city) continue;
-    let list = grouped.get(c.iso2);
-    if (!list) grouped.set(c.iso2, (list = []));
-    list.push(c);
+    const list = grouped.get(c.iso2);
+    if (list) list.push(c);
+    else grouped.set(c.iso2, [c]);
   }
   for (const [code, list] of grouped) {
     const country = COUNTRY_BY_CODE.get(code)!;
@@ -199,10 +201,23 @@ const citiesByCountry = new Map<string, Weighted<City>>();
       if (seen.has(g.city)) continue;
       seen.add(g.city);
       const key = `${code}/${g.city}`;
-      const region = REGION_FIX[key] ?? (g.province && g.province !== g.city ? g.province : g.province || null);
+      const region =
+        REGION_FIX[key] ?? (g.province && g.province !== g.city ? g.province : g.province || null);
       const short =
-        code === 'US' ? (g.state_ansi ?? null) : code === 'CA' ? (CA_SHORT[region ?? ''] ?? null) : code === 'AU' ? (AU_SHORT[region ?? ''] ?? null) : null;
-      cities.push({ name: g.city, region: region || null, regionShort: short, timezone: validZone(g.timezone, code), country });
+        code === 'US'
+          ? (g.state_ansi ?? null)
+          : code === 'CA'
+            ? (CA_SHORT[region ?? ''] ?? null)
+            : code === 'AU'
+              ? (AU_SHORT[region ?? ''] ?? null)
+              : null;
+      cities.push({
+        name: g.city,
+        region: region || null,
+        regionShort: short,
+        timezone: validZone(g.timezone, code),
+        country,
+      });
       // Flatter than population: small cities still post, big metros dominate.
       weights.push(g.pop ** 0.75 * (HUBS[key] ?? 1));
     }
@@ -229,9 +244,12 @@ export function countryZones(code: string): string[] {
 /** "Austin, TX" / "Berlin, Germany" / "Toronto, ON, Canada" / "London, England, United Kingdom". */
 export function rawLocation(rng: Rng, city: City): string {
   const c = city.country;
-  if (c.code === 'US') return city.regionShort ? `${city.name}, ${city.regionShort}` : `${city.name}, United States`;
+  if (c.code === 'US')
+    return city.regionShort ? `${city.name}, ${city.regionShort}` : `${city.name}, United States`;
   const style = rng.next();
-  if ((c.code === 'CA' || c.code === 'AU') && city.regionShort && style < 0.6) return `${city.name}, ${city.regionShort}, ${c.name}`;
-  if (city.region && city.region !== city.name && style < 0.25) return `${city.name}, ${city.region}, ${c.name}`;
+  if ((c.code === 'CA' || c.code === 'AU') && city.regionShort && style < 0.6)
+    return `${city.name}, ${city.regionShort}, ${c.name}`;
+  if (city.region && city.region !== city.name && style < 0.25)
+    return `${city.name}, ${city.region}, ${c.name}`;
   return `${city.name}, ${c.name}`;
 }

@@ -249,6 +249,57 @@ const EDU: Record<string, string> = {
   'bachelor degree': "Bachelor's degree in a related field or equivalent practical experience",
   'postgraduate degree': "Master's degree or PhD in a relevant discipline",
 };
+// Optional sections: most boards post 1–3 KB, some employers write long pages.
+const EXTRA: { heading: string; paragraphs: string[] }[] = [
+  {
+    heading: 'How we work',
+    paragraphs: [
+      'We write things down. Decisions, plans and retrospectives live in shared documents so that everyone can follow along, whatever their time zone.',
+      'Teams plan in short cycles, agree on a small number of goals and review progress every week. We prefer small, frequent releases over big launches.',
+      'We keep meetings short and purposeful and protect time for focused work. Most days have at least one meeting-free block.',
+      'Feedback is part of everyday work: in code reviews, in one-to-ones and in our twice-yearly growth conversations.',
+    ],
+  },
+  {
+    heading: 'About the team',
+    paragraphs: [
+      'The {department} team is made up of people with very different backgrounds who share a commitment to quality and to each other.',
+      'You will join a group of experienced colleagues who enjoy sharing what they know and helping newcomers find their feet.',
+      'Our {department} group has grown steadily over the last few years and now supports customers in many markets.',
+    ],
+  },
+  {
+    heading: 'Your first 90 days',
+    paragraphs: [
+      'In your first month you will get to know the team, our customers and our tools, and ship your first improvements with the support of an onboarding buddy.',
+      'By the end of your second month you will own a meaningful piece of work and have a clear picture of where you can make the biggest difference.',
+      'By day 90 you will be a trusted member of the team, contributing ideas to the roadmap and helping others.',
+    ],
+  },
+  {
+    heading: 'Our interview process',
+    paragraphs: [
+      'The process starts with a 30-minute call with our recruiting team, followed by a conversation with the hiring manager.',
+      'Depending on the role, we then ask you to complete a practical exercise that reflects the work you would do here, and to meet two or three future colleagues.',
+      'We aim to complete the process within three weeks and to give feedback at every stage.',
+    ],
+  },
+  {
+    heading: 'Diversity and inclusion',
+    paragraphs: [
+      'We know that diverse teams build better products. We are committed to fair hiring and to an inclusive workplace where everyone can do their best work.',
+      'Employee resource groups, mentoring programmes and transparent pay bands are part of how we make that commitment real.',
+    ],
+  },
+  {
+    heading: 'Compensation',
+    paragraphs: [
+      'The salary offered will depend on experience, skills and location. Total compensation may also include a bonus and equity.',
+      'Compensation is reviewed every year against market data. We share salary bands openly with every candidate.',
+    ],
+  },
+];
+
 const CLOSING = [
   '{company} is an equal opportunity employer. We celebrate diversity and are committed to creating an inclusive environment for all employees.',
   'We welcome applications from people of all backgrounds. If you need an accommodation during the process, let us know.',
@@ -298,7 +349,13 @@ const LANGS: Record<'de' | 'fr' | 'es', Lang> = {
       'Teamfähigkeit, Zuverlässigkeit und Kommunikationsstärke',
       'Erfahrung mit {skill3} ist ein Plus',
     ],
-    headings: ['Über die Stelle', 'Deine Aufgaben', 'Dein Profil', 'Was wir bieten', 'Wir freuen uns auf dich'],
+    headings: [
+      'Über die Stelle',
+      'Deine Aufgaben',
+      'Dein Profil',
+      'Was wir bieten',
+      'Wir freuen uns auf dich',
+    ],
     edu: {
       'high school': 'Abgeschlossene Schulausbildung',
       'professional certificate': 'Abgeschlossene Berufsausbildung oder entsprechende Zertifizierung',
@@ -340,7 +397,13 @@ const LANGS: Record<'de' | 'fr' | 'es', Lang> = {
       'Un bon niveau d’anglais est apprécié',
       'Une expérience avec {skill3} serait un plus',
     ],
-    headings: ['Le poste', 'Vos missions', 'Votre profil', 'Ce que nous offrons', 'Envie de nous rejoindre ?'],
+    headings: [
+      'Le poste',
+      'Vos missions',
+      'Votre profil',
+      'Ce que nous offrons',
+      'Envie de nous rejoindre ?',
+    ],
     edu: {
       'high school': 'Baccalauréat ou équivalent',
       'professional certificate': 'CAP, BEP ou certification professionnelle',
@@ -412,7 +475,10 @@ function fill(tpl: string, ctx: TextContext, where: string): string {
     .replace(/\{department\}/g, ctx.department)
     .replace(/\{years\}/g, String(ctx.years))
     .replace(/\{where\}/g, where)
-    .replace(/\{skill(\d)\}/g, (_m, d: string) => sk[(Number(d) - 1) % Math.max(1, sk.length)] ?? 'modern tools');
+    .replace(
+      /\{skill(\d)\}/g,
+      (_m, d: string) => sk[(Number(d) - 1) % Math.max(1, sk.length)] ?? 'modern tools',
+    );
 }
 
 function ul(items: string[]): string {
@@ -425,7 +491,20 @@ export function description(rng: Rng, ctx: TextContext, lang: string): string {
   const l = lang === 'de' || lang === 'fr' || lang === 'es' ? LANGS[lang] : null;
   if (l) {
     const where = ctx.city ? ` in ${ctx.city}` : '';
-    const f = (t: string) => fill(t, ctx, lang === 'fr' ? (ctx.city ? ` à ${ctx.city}` : '') : lang === 'es' ? (ctx.city ? ` en ${ctx.city}` : '') : where);
+    const f = (t: string) =>
+      fill(
+        t,
+        ctx,
+        lang === 'fr'
+          ? ctx.city
+            ? ` à ${ctx.city}`
+            : ''
+          : lang === 'es'
+            ? ctx.city
+              ? ` en ${ctx.city}`
+              : ''
+            : where,
+      );
     parts.push(`<h3>${l.headings[0]}</h3><p>${esc(f(rng.pick(l.intro)))} ${esc(f(rng.pick(l.role)))}</p>`);
     if (ctx.remote) parts.push(`<p>${esc(l.remote)}</p>`);
     parts.push(`<h3>${l.headings[1]}</h3>${ul(rng.sample(l.duties, rng.int(4, 6)).map(f))}`);
@@ -447,8 +526,14 @@ export function description(rng: Rng, ctx: TextContext, lang: string): string {
     'is a values-driven employer recognised for its culture and benefits.',
   ])}`;
   parts.push(`<h3>About ${esc(ctx.company)}</h3><p>${esc(about)} ${esc(f(rng.pick(INTRO)))}</p>`);
-  parts.push(`<h3>The role</h3><p>${rng.sample(ROLE, rng.int(2, 4)).map((s) => esc(f(s))).join(' ')}</p>`);
-  if (ctx.remote) parts.push(`<p>This is a fully remote position open to candidates based in ${esc(ctx.country)}.</p>`);
+  parts.push(
+    `<h3>The role</h3><p>${rng
+      .sample(ROLE, rng.int(2, 4))
+      .map((s) => esc(f(s)))
+      .join(' ')}</p>`,
+  );
+  if (ctx.remote)
+    parts.push(`<p>This is a fully remote position open to candidates based in ${esc(ctx.country)}.</p>`);
   parts.push(`<h3>What you will do</h3>${ul(rng.sample(DUTIES[ctx.family], rng.int(4, 7)).map(f))}`);
   const reqs = rng.sample(REQS, rng.int(4, 7)).map(f);
   if (ctx.education) reqs.unshift(EDU[ctx.education]);
@@ -456,9 +541,18 @@ export function description(rng: Rng, ctx: TextContext, lang: string): string {
   if (rng.chance(0.6)) parts.push(`<h3>Nice to have</h3>${ul(rng.sample(NICE, rng.int(2, 3)).map(f))}`);
   if (ctx.skills.length) parts.push(`<p>Our stack and tools: ${esc(ctx.skills.join(', '))}.</p>`);
   if (ctx.benefits.length) parts.push(`<h3>What we offer</h3>${ul(ctx.benefits)}`);
+  // Length varies: a quarter add nothing, a few add almost every extra section.
+  const extras = rng.sample(EXTRA, Math.floor(rng.next() ** 1.5 * (EXTRA.length + 1)));
+  for (const e of extras) {
+    const ps = rng.sample(e.paragraphs, rng.int(1, e.paragraphs.length));
+    parts.push(`<h3>${e.heading}</h3>${ps.map((p) => `<p>${esc(f(p))}</p>`).join('')}`);
+  }
   parts.push(`<p>${esc(f(rng.pick(CLOSING)))}</p>`);
   if (ctx.visa === true) parts.push('<p>Visa sponsorship available for this position.</p>');
-  else if (ctx.visa === false) parts.push('<p>We are unable to sponsor visas for this role; candidates must already be authorised to work in the country.</p>');
+  else if (ctx.visa === false)
+    parts.push(
+      '<p>We are unable to sponsor visas for this role; candidates must already be authorised to work in the country.</p>',
+    );
   return parts.join('\n');
 }
 
@@ -480,7 +574,32 @@ export const BENEFITS: Record<'en' | 'de' | 'fr' | 'es', string[]> = {
     'Private medical insurance',
     '25 days holiday plus bank holidays',
   ],
-  de: ['30 Tage Urlaub', 'Flexible Arbeitszeiten', 'Betriebliche Altersvorsorge', 'Jobrad', 'Homeoffice-Möglichkeit', 'Weiterbildungsbudget', 'Deutschlandticket', 'Moderne Ausstattung'],
-  fr: ['Tickets restaurant', 'Télétravail partiel', 'Mutuelle prise en charge à 100 %', 'RTT', 'Budget formation', 'Prime annuelle', 'Comité d’entreprise'],
-  es: ['Seguro médico privado', 'Horario flexible', 'Teletrabajo parcial', 'Formación continua', 'Ticket restaurante', 'Jornada intensiva en verano', '23 días de vacaciones'],
+  de: [
+    '30 Tage Urlaub',
+    'Flexible Arbeitszeiten',
+    'Betriebliche Altersvorsorge',
+    'Jobrad',
+    'Homeoffice-Möglichkeit',
+    'Weiterbildungsbudget',
+    'Deutschlandticket',
+    'Moderne Ausstattung',
+  ],
+  fr: [
+    'Tickets restaurant',
+    'Télétravail partiel',
+    'Mutuelle prise en charge à 100 %',
+    'RTT',
+    'Budget formation',
+    'Prime annuelle',
+    'Comité d’entreprise',
+  ],
+  es: [
+    'Seguro médico privado',
+    'Horario flexible',
+    'Teletrabajo parcial',
+    'Formación continua',
+    'Ticket restaurante',
+    'Jornada intensiva en verano',
+    '23 días de vacaciones',
+  ],
 };
