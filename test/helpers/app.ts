@@ -1,0 +1,50 @@
+// An app on a fresh test database, with the sample fixture loaded and a key.
+import { buildApp, type App } from '../../src/http/app.ts';
+import type { Limiter } from '../../src/http/limits.ts';
+import { ingestFile } from '../../src/ingest/jsonl.ts';
+import { runRefresh } from '../../src/service/schedules.ts';
+import { ensureDemoKey, prepareDatabase } from '../../src/service/setup.ts';
+import { createTestDb, type TestDb } from './db.ts';
+
+export const SAMPLE = new URL('../fixtures/canonical/sample.jsonl', import.meta.url).pathname;
+
+export interface TestApp {
+  db: TestDb;
+  app: App;
+  key: string;
+  get(url: string, headers?: Record<string, string>): ReturnType<App['fastify']['inject']>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  opts: {
+    sample?: boolean;
+    limiter?: Limiter;
+    logger?: boolean | Record<string, unknown>;
+    fullTextSearch?: boolean;
+    env?: Record<string, string>;
+  } = {},
+): Promise<TestApp> {
+  const db = await createTestDb(opts.env);
+  await prepareDatabase(db);
+  if (opts.sample !== false) {
+    await ingestFile(db, SAMPLE);
+    await runRefresh(db);
+  }
+  const key = (await ensureDemoKey(db, db.config))!;
+  const app = await buildApp({
+    ctx: { db, config: db.config, cursorSecret: 'test-secret', version: '1.0.0', fullTextSearch: opts.fullTextSearch ?? true },
+    limiter: opts.limiter,
+    logger: opts.logger ?? false,
+  });
+  return {
+    db,
+    app,
+    key,
+    get: (url, headers) => app.fastify.inject({ url, headers: { authorization: `Bearer ${key}`, ...headers } }),
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+const lines: string[] = [];
+const sink = new Writable({
+  write(chunk, _enc, done) {
+    lines.push(String(chunk));
+    done();
+  },
+});
+
+let t: TestApp;
+let locker: pg.Client;
+beforeAll(async () => {
+  t = await createTestApp({ env: { STATEMENT_TIMEOUT_MS: '300' }, logger: { level: 'info', stream: sink } });
+  locker = new pg.Client({ connectionString: t.db.url });
+  await locker.connect();
+});
+afterAll(async () => {
+  await locker.end();
+  await t.close();
+});
+
+describe('database failures', () => {
+  it('a query cancelled by statement_timeout is a JSON 503, and the next request succeeds', async () => {
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE');
+    try {
+      const r = await t.get('/v1/jobs?limit=1');
+      expect(r.statusCode).toBe(503);
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(r.json().error).toBe('service unavailable');
+    } finally {
+      await locker.query('ROLLBACK');
+    }
+    expect((await t.get('/v1/jobs?limit=1')).statusCode).toBe(200);
+  });
+
+  it('a backend killed mid-request gives a JSON error and the process keeps serving', async () => {
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE');
+    const pending = t.get('/v1/jobs/count');
+    // Wait until the request's backend is blocked on the lock, then kill it.
+    let killed = 0;
+    for (let i = 0; i < 50 && !killed; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      const { rows } = await locker.query(
+        `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
+      );
+      killed = rows.length;
+    }
+    await locker.query('ROLLBACK');
+    expect(killed).toBeGreaterThan(0);
+    const r = await pending;
+    expect(r.statusCode).toBe(503);
+    expect(r.json()).toEqual({ error: 'service unavailable', hint: expect.any(String) });
+    expect(r.body).not.toMatch(/terminat|pg_|at \w+ \(/i);
+    expect((await t.get('/v1/jobs/count')).statusCode).toBe(200);
+  });
+});
+
+describe('logs', () => {
+  it('never show an API key, from the header or the query', async () => {
+    lines.length = 0;
+    await t.app.fastify.inject({ url: `/v1/meta?api_key=${t.key}` });
+    await t.get('/v1/meta');
+    const text = lines.join('');
+    expect(text).toContain('/v1/meta');
+    expect(text).toContain('api_key=[REDACTED]');
+    expect(text).not.toContain(t.key);
+    expect(text).not.toContain(t.key.slice(4, 30));
+  });
+});
