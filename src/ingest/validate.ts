@@ -5,7 +5,9 @@ import type { CanonicalLine } from './record.ts';
 export class RecordError extends Error {}
 
 const isStr = (v: unknown): v is string => typeof v === 'string';
-const isStrArr = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
+// Arrays feed GIN indexes: bounded in length and element size so one record cannot fail a batch.
+const isStrArr = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.length <= 200 && v.every((x) => isStr(x) && x.length <= 500);
 
 function need(cond: boolean, reason: string): void {
   if (!cond) throw new RecordError(reason);
@@ -48,7 +50,7 @@ export function validateLine(value: unknown): CanonicalLine {
       optional(o, k, isStr, 'a string');
     }
     for (const k of ['employee_count', 'followers', 'founded_year']) optional(o, k, isNum, 'a number');
-    optional(o, 'specialties', isStrArr, 'an array of strings');
+    optional(o, 'specialties', isStrArr, 'an array of at most 200 strings of at most 500 characters');
     optional(o, 'hq', (v) => typeof v === 'object', 'an object');
     optional(o, 'funding', (v) => typeof v === 'object', 'an object');
     return { ...o, kind } as CanonicalLine;
@@ -56,10 +58,17 @@ export function validateLine(value: unknown): CanonicalLine {
   need(kind === 'posting', `unknown kind ${JSON.stringify(kind)}`);
   need(isStr(o.source) && o.source.length > 0, 'source is required');
   need(isStr(o.id) && /^[^:\s]+:\S/.test(o.id) && o.id.length <= 300, 'id must be <source>:<native_id>');
-  need(isStr(o.title) && o.title.trim().length > 0 && o.title.length <= 1000, 'title is required');
+  need(isStr(o.title) && o.title.trim().length > 0, 'title is required');
+  need((o.title as string).length <= 500, 'title must be at most 500 characters');
   const company = o.company as Record<string, unknown> | undefined;
   need(typeof company === 'object' && company !== null, 'company is required');
   need(isStr(company!.name) && (company!.name as string).trim().length > 0, 'company.name is required');
+  need((company!.name as string).length <= 300, 'company.name must be at most 300 characters');
+  for (const k of ['slug', 'domain', 'website', 'logo']) {
+    optional(company!, k, (v) => isStr(v) && v.length <= 2048, `a string of at most 2048 characters (company.${k})`);
+  }
+  need(!isStr(o.url) || o.url.length <= 2048, 'url must be at most 2048 characters');
+  optional(o, 'description_html', (v) => isStr(v) && v.length <= 1_000_000, 'a string of at most 1 MB');
   need(isUrl(o.url), 'url must be an http(s) URL');
   optional(o, 'apply_url', isUrl, 'an http(s) URL');
   optional(o, 'description_html', isStr, 'a string');
@@ -67,10 +76,10 @@ export function validateLine(value: unknown): CanonicalLine {
   optional(o, 'posted_at', isDate, 'an ISO 8601 date');
   optional(o, 'expires_at', isDate, 'an ISO 8601 date');
   for (const k of ['employment_type', 'education_requirements', 'skills', 'keywords', 'taxonomies', 'benefits', 'remote_location']) {
-    optional(o, k, isStrArr, 'an array of strings');
+    optional(o, k, isStrArr, 'an array of at most 200 strings of at most 500 characters');
   }
   for (const k of ['work_arrangement', 'seniority', 'experience_level', 'department', 'team', 'requisition_id', 'job_language', 'board', 'canonical_url']) {
-    optional(o, k, isStr, 'a string');
+    optional(o, k, (v) => isStr(v) && v.length <= 2048, 'a string of at most 2048 characters');
   }
   optional(o, 'working_hours', isNum, 'a number');
   optional(o, 'gone', (v) => typeof v === 'boolean', 'a boolean');
