@@ -205,11 +205,9 @@ export function buildContent(
     source_type: source.type,
     source_domain: source.domain,
   };
-  const locKey = [...e.country_codes].sort().join(',') + '|' + (e.location.cities ?? []).map(norm).sort().join(',');
-  const content_hash = createHash('sha256')
-    .update(JSON.stringify([pub, companySlug, rec.posted_at ?? null, rec.expires_at ?? null, rec.gone ?? false]))
-    .digest('base64url');
-  return {
+  const locKey =
+    [...e.country_codes].sort().join(',') + '|' + (e.location.cities ?? []).map(norm).sort().join(',');
+  const content: Omit<JobContent, 'content_hash'> = {
     id: rec.id,
     source: source.slug,
     source_type: source.type,
@@ -244,12 +242,15 @@ export function buildContent(
     salary_annual_max: salary ? (salary.annual_max ?? salary.annual_min) : null,
     salary_currency: salary?.currency ?? null,
     tracked,
-    content_hash,
     company_fallback: JSON.stringify(fallback),
     desc_text: JSON.stringify(e.description_text),
     desc_html: JSON.stringify(e.description_html),
     pub,
   };
+  // Everything stored is hashed (tracked values, the company fallback, the description, the filter
+  // columns), so a re-load is "unchanged" only when it would write exactly the same row.
+  const content_hash = createHash('sha256').update(JSON.stringify(content)).digest('base64url');
+  return { ...content, content_hash };
 }
 
 /** Names of the tracked fields whose values differ. */
