@@ -1,7 +1,5 @@
 // Enrichment: derives every field of the public Job from a canonical posting. Pure functions, no SQL.
 // A value the posting gives always wins over a derived one.
-import type { PostingRecord } from '../ingest/record.ts';
-
 export interface JobLocation {
   remote: boolean;
   countries: string[];
@@ -55,3 +53,7 @@ export interface EnrichedPosting {
 }
 
 export { enrichPosting } from './posting.ts';
+export { displayTitle } from './title.ts';
+export { htmlToText, sanitizeDescription } from './sanitize.ts';
+export { normaliseSkill } from './skills.ts';
+export { ANNUAL_FACTOR } from './salary.ts';

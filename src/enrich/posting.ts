@@ -1,77 +1,226 @@
-// Minimal enrichment: takes what the posting gives and derives the simple defaults.
-import { countryName, toCountryCode } from '../geo/countries.ts';
+// Enrichment of one posting: every field of the public Job derived from what the source gave.
+// A value present in the record always wins over a derived one; derivation only fills gaps.
+import { continentOfCountry, countryName, lookupCountry, toCountryCode } from '../geo/countries.ts';
+import { geocode, type GeoResult } from '../geo/geocode.ts';
+import { timezonesOf } from '../geo/gazetteer.ts';
 import type { PostingRecord } from '../ingest/record.ts';
-import type { EnrichedPosting, Salary } from './index.ts';
+import {
+  EDUCATION_LEVELS,
+  EXPERIENCE_LEVELS,
+  inferEducation,
+  inferEmploymentTypes,
+  inferExperience,
+  inferSeniority,
+  mapEducation,
+  mapEmploymentTypes,
+  mapExperience,
+  mapSeniority,
+} from './classify.ts';
+import type { EnrichedPosting, JobLocation } from './index.ts';
+import { salaryFromDescription, salaryOf } from './salary.ts';
 import { htmlToText, sanitizeDescription } from './sanitize.ts';
+import { extractSkills, normaliseSkill } from './skills.ts';
+import { TAXONOMIES, taxonomies as inferTaxonomies } from './taxonomy.ts';
+import {
+  benefits as inferBenefits,
+  department as inferDepartment,
+  detectLanguage,
+  keywords as inferKeywords,
+  sections,
+  summarise,
+  visaSponsorship,
+  workingHours,
+} from './text.ts';
+import { displayTitle } from './title.ts';
 
-const ANNUAL: Record<string, number> = { YEAR: 1, MONTH: 12, WEEK: 52, DAY: 260, HOUR: 2080 };
+export { displayTitle } from './title.ts';
 
-export function displayTitle(title: string): string {
-  const t = title.replace(/\s+/g, ' ').trim();
-  if (/[A-Z]/.test(t) && t === t.toUpperCase()) {
-    return t.toLowerCase().replace(/(^|[\s\-/(])(\p{L})/gu, (_m, p: string, c: string) => p + c.toUpperCase());
-  }
-  return t;
+type Arrangement = EnrichedPosting['work_arrangement'];
+
+const ARRANGEMENT: Record<string, Arrangement> = {
+  onsite: 'On-site',
+  'on-site': 'On-site',
+  'on site': 'On-site',
+  office: 'On-site',
+  inoffice: 'On-site',
+  hybrid: 'Hybrid',
+  remote: 'Remote',
+  telecommute: 'Remote',
+  fullyremote: 'Remote',
+};
+const CONTINENTS = new Set([
+  'Africa',
+  'Antarctica',
+  'Asia',
+  'Europe',
+  'North America',
+  'Oceania',
+  'South America',
+]);
+const TAXONOMY_SET = new Set<string>(TAXONOMIES);
+
+// Arrangement phrases in the text, used only when location and source say nothing.
+const TEXT_REMOTE =
+  /\b(?:(?:this|the) (?:is a |position is |role is )?(?:fully |100% )?remote (?:position|role|job|opportunity)|fully remote|100% remote|remote[- ]first|work from anywhere|vollständig remote|komplett remote|100 ?% télétravail|full remote|teletrabajo 100)/i;
+const TEXT_HYBRID =
+  /\b(?:hybrid (?:work|working|model|role|position|setup|schedule|arrangement)|(?:\d|two|three|four) days (?:per week |a week )?in (?:the|our) office|hybride[sn]? arbeit|hybrides arbeiten|travail hybride|modelo h[íi]brido|trabajo h[íi]brido)/i;
+
+function mapArrangement(v: string | undefined): Arrangement | undefined {
+  if (!v) return undefined;
+  if (v === 'On-site' || v === 'Hybrid' || v === 'Remote') return v;
+  return (
+    ARRANGEMENT[
+      v
+        .toLowerCase()
+        .replace(/[_\s]+/g, '')
+        .replace('-', '') as string
+    ] ?? ARRANGEMENT[v.toLowerCase()]
+  );
 }
 
-function salaryOf(rec: PostingRecord): Salary | null {
-  const s = rec.salary;
-  if (!s || !s.currency || (s.min === undefined && s.max === undefined)) return null;
-  const unit = (s.unit ?? 'YEAR').toUpperCase();
-  const f = ANNUAL[unit];
-  if (!f) return null;
-  const min = s.min ?? null;
-  const max = s.max ?? null;
-  const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
-  const range = min !== null && max !== null && min !== max ? `${fmt(min)}–${fmt(max)}` : fmt((min ?? max)!);
-  return {
-    min,
-    max,
-    currency: s.currency.toUpperCase(),
-    unit,
-    annual_min: min === null ? null : Math.round(min * f),
-    annual_max: max === null ? null : Math.round(max * f),
-    summary: `${s.currency.toUpperCase()} ${range} per ${unit.toLowerCase()}`,
-  };
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+}
+
+function nonEmpty(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+}
+
+function uniq<T>(xs: Iterable<T>): T[] {
+  return [...new Set(xs)];
+}
+
+/** Country codes of names or codes given by a source ("Germany", "DE", "de", "USA"). */
+function codesOf(values: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const v of values) {
+    const c = toCountryCode(v) ?? lookupCountry(v);
+    if (c && !out.includes(c)) out.push(c);
+  }
+  return out;
 }
 
 export function enrichPosting(rec: PostingRecord): EnrichedPosting {
   const loc = rec.location ?? {};
-  const codes = (loc.countries ?? []).map((c) => toCountryCode(c)).filter((c): c is string => !!c);
-  const html = sanitizeDescription(rec.description_html ?? '');
-  const text = html ? htmlToText(html) : (rec.description_text ?? '').trim();
-  const remote = loc.remote ?? rec.work_arrangement === 'Remote';
+  const title = displayTitle(typeof rec.title === 'string' ? rec.title : '');
+  const html = sanitizeDescription(typeof rec.description_html === 'string' ? rec.description_html : '');
+  const text = html
+    ? htmlToText(html)
+    : (typeof rec.description_text === 'string' ? rec.description_text : '').replace(/\r\n?/g, '\n').trim();
+  const fullText = `${title}\n${text}`;
+
+  // --- Location ---
+  const raw = strings(loc.raw);
+  const givenCodes = codesOf(strings(loc.countries));
+  const salaryCurrency = nonEmpty(rec.salary?.currency)?.toUpperCase();
+  const geo: GeoResult = geocode(raw, { countries: givenCodes, currency: salaryCurrency });
+  const codes = givenCodes.length ? givenCodes : geo.countries;
+  const sourceArrangement = mapArrangement(nonEmpty(rec.work_arrangement));
+  let arrangement: Arrangement;
+  if (sourceArrangement) arrangement = sourceArrangement;
+  else if (loc.remote === true) arrangement = 'Remote';
+  else if (geo.hybrid) arrangement = 'Hybrid';
+  else if (geo.remote && !geo.onsite) arrangement = 'Remote';
+  else if (geo.onsite) arrangement = 'On-site';
+  else if (TEXT_REMOTE.test(text)) arrangement = 'Remote';
+  else if (TEXT_HYBRID.test(text)) arrangement = 'Hybrid';
+  else arrangement = 'On-site';
+  const remote = typeof loc.remote === 'boolean' ? loc.remote : arrangement === 'Remote';
+
+  const givenCities = Array.isArray(loc.cities) ? strings(loc.cities) : undefined;
+  const givenRegions = Array.isArray(loc.regions) ? strings(loc.regions) : undefined;
+  const cities = givenCities?.length ? givenCities : geo.cities.length ? geo.cities : null;
+  const regions = givenRegions?.length ? givenRegions : geo.regions.length ? geo.regions : null;
+  let timezones = strings(loc.timezones);
+  if (!timezones.length) {
+    timezones = geo.timezones;
+    // Countries given by the source but absent from the strings still have zones.
+    if (!timezones.length) timezones = uniq(codes.flatMap((c) => timezonesOf(c)));
+  }
+  const continents: string[] = [];
+  const givenContinent = nonEmpty(loc.continent);
+  if (givenContinent && CONTINENTS.has(givenContinent)) continents.push(givenContinent);
+  for (const c of codes) {
+    const k = continentOfCountry(c);
+    if (k && !continents.includes(k)) continents.push(k);
+  }
+  for (const k of geo.continents) if (!continents.includes(k)) continents.push(k);
+
+  const location: JobLocation = {
+    remote,
+    countries: codes.map((c) => countryName(c)!),
+    cities,
+    regions,
+    coords: null,
+    timezones,
+    continent: continents[0] ?? null,
+    raw,
+  };
+
+  let remoteLocation = strings(rec.remote_location);
+  if (remoteLocation.length) {
+    // Given as names or codes: stored as full names like location.countries.
+    remoteLocation = uniq(
+      remoteLocation.map((v) => countryName(toCountryCode(v) ?? lookupCountry(v) ?? '') ?? v),
+    );
+  } else if (arrangement === 'Remote') {
+    const rc = geo.remoteCountries.length ? geo.remoteCountries : codes;
+    remoteLocation = rc.map((c) => countryName(c)!).filter(Boolean);
+  }
+
+  // --- Classification ---
+  const givenTypes = mapEmploymentTypes(strings(rec.employment_type));
+  const employmentType = givenTypes.length ? givenTypes : inferEmploymentTypes(title, text);
+
+  const experience = mapExperience(nonEmpty(rec.experience_level)) ?? inferExperience(text);
+  const seniority = mapSeniority(nonEmpty(rec.seniority)) ?? inferSeniority(title, experience) ?? null;
+
+  const givenEducation = mapEducation(strings(rec.education_requirements));
+  const education = givenEducation.length ? givenEducation : inferEducation(text);
+
+  // --- Salary ---
+  const salaryCtx = { countries: codes };
+  let salary = salaryOf(rec.salary, salaryCtx);
+  if (!salary && !rec.salary && text) salary = salaryFromDescription(text, salaryCtx);
+
+  // --- Text facts ---
+  const secs = text ? sections(text) : { requirements: [], responsibilities: [], benefits: [] };
+  const givenSkills = strings(rec.skills).map(normaliseSkill).filter(Boolean);
+  const givenTax = strings(rec.taxonomies).filter((t) => TAXONOMY_SET.has(t));
+  const givenKeywords = strings(rec.keywords);
+  const givenBenefits = strings(rec.benefits);
+  const language = nonEmpty(rec.job_language)?.toLowerCase() ?? (text ? detectLanguage(fullText) : null);
+
   return {
-    title: displayTitle(rec.title),
-    location: {
-      remote,
-      countries: codes.map((c) => countryName(c)!),
-      cities: loc.cities ?? null,
-      regions: loc.regions ?? null,
-      coords: null,
-      timezones: loc.timezones ?? [],
-      continent: loc.continent ?? null,
-      raw: loc.raw ?? [],
-    },
+    title,
+    location,
     country_codes: codes,
-    continents: loc.continent ? [loc.continent] : [],
-    remote_location: rec.remote_location ?? [],
-    employment_type: rec.employment_type ?? [],
-    work_arrangement: (rec.work_arrangement as EnrichedPosting['work_arrangement']) ?? (remote ? 'Remote' : 'On-site'),
-    seniority: rec.seniority ?? null,
-    experience_level: rec.experience_level ?? null,
-    education_requirements: rec.education_requirements ?? [],
-    department: rec.department ?? null,
-    salary: salaryOf(rec),
-    working_hours: rec.working_hours ?? null,
-    skills: rec.skills ?? [],
-    keywords: rec.keywords ?? [],
-    taxonomies: rec.taxonomies ?? [],
-    job_language: rec.job_language ?? null,
-    visa_sponsorship: rec.visa_sponsorship ?? null,
-    requirements_summary: rec.requirements_summary ?? null,
-    core_responsibilities: rec.core_responsibilities ?? null,
-    benefits: rec.benefits ?? [],
+    continents,
+    remote_location: remoteLocation,
+    employment_type: employmentType,
+    work_arrangement: arrangement,
+    seniority,
+    experience_level: experience && EXPERIENCE_LEVELS.includes(experience) ? experience : null,
+    education_requirements: education.filter((e) => EDUCATION_LEVELS.includes(e)),
+    department: nonEmpty(rec.department) ?? inferDepartment(title),
+    salary,
+    working_hours:
+      typeof rec.working_hours === 'number' && Number.isFinite(rec.working_hours) && rec.working_hours > 0
+        ? rec.working_hours
+        : text
+          ? workingHours(text)
+          : null,
+    skills: givenSkills.length ? uniq(givenSkills) : extractSkills([title, text]),
+    keywords: givenKeywords.length
+      ? uniq(givenKeywords.map((k) => k.trim().toLowerCase()))
+      : inferKeywords(title, text),
+    taxonomies: givenTax.length ? uniq(givenTax) : inferTaxonomies(title, text),
+    job_language: language,
+    visa_sponsorship:
+      typeof rec.visa_sponsorship === 'boolean' ? rec.visa_sponsorship : visaSponsorship(text),
+    requirements_summary: nonEmpty(rec.requirements_summary) ?? summarise(secs.requirements),
+    core_responsibilities: nonEmpty(rec.core_responsibilities) ?? summarise(secs.responsibilities),
+    benefits: givenBenefits.length ? givenBenefits : text ? inferBenefits(text, secs.benefits) : [],
     description_html: html,
     description_text: text,
   };

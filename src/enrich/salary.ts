@@ -11,12 +11,58 @@ export const ANNUAL_FACTOR: Record<string, number> = { YEAR: 1, MONTH: 12, WEEK:
 
 // Approximate USD value of one unit, for plausibility only (a factor of two either way changes nothing).
 const USD_RATE: Record<string, number> = {
-  USD: 1, EUR: 1.1, GBP: 1.27, CHF: 1.1, CAD: 0.73, AUD: 0.66, NZD: 0.6, JPY: 0.0067, CNY: 0.14, HKD: 0.13,
-  SGD: 0.74, INR: 0.012, KRW: 0.00075, TWD: 0.031, SEK: 0.095, NOK: 0.095, DKK: 0.145, ISK: 0.0072, PLN: 0.25,
-  CZK: 0.043, HUF: 0.0028, RON: 0.22, BGN: 0.56, TRY: 0.03, RUB: 0.011, UAH: 0.024, ILS: 0.27, AED: 0.27,
-  SAR: 0.27, QAR: 0.27, EGP: 0.02, ZAR: 0.054, NGN: 0.00065, KES: 0.0077, MAD: 0.1, BRL: 0.18, MXN: 0.055,
-  ARS: 0.001, CLP: 0.0011, COP: 0.00025, PEN: 0.27, IDR: 0.000063, PHP: 0.018, VND: 0.00004, THB: 0.028,
-  MYR: 0.21, PKR: 0.0036, BDT: 0.0085, LKR: 0.0033, RSD: 0.0093, GEL: 0.37, KZT: 0.0021,
+  USD: 1,
+  EUR: 1.1,
+  GBP: 1.27,
+  CHF: 1.1,
+  CAD: 0.73,
+  AUD: 0.66,
+  NZD: 0.6,
+  JPY: 0.0067,
+  CNY: 0.14,
+  HKD: 0.13,
+  SGD: 0.74,
+  INR: 0.012,
+  KRW: 0.00075,
+  TWD: 0.031,
+  SEK: 0.095,
+  NOK: 0.095,
+  DKK: 0.145,
+  ISK: 0.0072,
+  PLN: 0.25,
+  CZK: 0.043,
+  HUF: 0.0028,
+  RON: 0.22,
+  BGN: 0.56,
+  TRY: 0.03,
+  RUB: 0.011,
+  UAH: 0.024,
+  ILS: 0.27,
+  AED: 0.27,
+  SAR: 0.27,
+  QAR: 0.27,
+  EGP: 0.02,
+  ZAR: 0.054,
+  NGN: 0.00065,
+  KES: 0.0077,
+  MAD: 0.1,
+  BRL: 0.18,
+  MXN: 0.055,
+  ARS: 0.001,
+  CLP: 0.0011,
+  COP: 0.00025,
+  PEN: 0.27,
+  IDR: 0.000063,
+  PHP: 0.018,
+  VND: 0.00004,
+  THB: 0.028,
+  MYR: 0.21,
+  PKR: 0.0036,
+  BDT: 0.0085,
+  LKR: 0.0033,
+  RSD: 0.0093,
+  GEL: 0.37,
+  KZT: 0.0021,
 };
 /** Plausible annual pay in USD: below is a misread; above is cents or an error. */
 const MIN_ANNUAL_USD = 300;
@@ -53,7 +99,13 @@ const SYMBOLS: [RegExp, string][] = [
 ];
 const CODE_RE = /\b([A-Z]{3})\b/g;
 const DOLLAR_BY_COUNTRY: Record<string, string> = {
-  CA: 'CAD', AU: 'AUD', NZ: 'NZD', SG: 'SGD', HK: 'HKD', MX: 'MXN', TW: 'TWD',
+  CA: 'CAD',
+  AU: 'AUD',
+  NZ: 'NZD',
+  SG: 'SGD',
+  HK: 'HKD',
+  MX: 'MXN',
+  TW: 'TWD',
 };
 const KRONA_BY_COUNTRY: Record<string, string> = { SE: 'SEK', NO: 'NOK', DK: 'DKK', IS: 'ISK' };
 
@@ -63,7 +115,10 @@ const UNIT_WORDS: [RegExp, string][] = [
     /(?:\/|\bper\s|\ba\s|\ban\s|\bpro\s|\bpar\s|\bpor\s|\bal\s|\bim\s)\s*(?:hour|hr|h|stunde|std|heure|hora)\b|\bhourly\b|\bstündlich\b|\/h\b|\bph\b/i,
     'HOUR',
   ],
-  [/(?:\/|\bper\s|\ba\s|\bpro\s|\bpar\s|\bpor\s)\s*(?:day|tag|jour|d[ií]a)\b|\bdaily\b|\bday rate\b|\bp\/?d\b/i, 'DAY'],
+  [
+    /(?:\/|\bper\s|\ba\s|\bpro\s|\bpar\s|\bpor\s)\s*(?:day|tag|jour|d[ií]a)\b|\bdaily\b|\bday rate\b|\bp\/?d\b/i,
+    'DAY',
+  ],
   [/(?:\/|\bper\s|\ba\s|\bpro\s|\bpar\s|\bpor\s)\s*(?:week|wk|woche|semaine|semana)\b|\bweekly\b/i, 'WEEK'],
   [
     /(?:\/|\bper\s|\ba\s|\bpro\s|\bpar\s|\bpor\s|\bal\s|\bim\s)\s*(?:month|mo|monat|mois|mes|mês|mån|månad|miesiąc)\b|\bmonthly\b|\bmonatlich\b|\bmensuel(?:le)?\b|\bmensual\b|\bp\.?\s?m\b/i,
@@ -175,7 +230,8 @@ export function parseSalaryText(
   const unit = unitOf(text);
   if (max === undefined) {
     const lead = text.slice(0, nums[0].start);
-    if (/\bup to\b|\bbis zu\b|\bjusqu'à\b|\bhasta\b|\bmax(?:imum)?\b/i.test(lead)) return { max: min, currency, unit };
+    if (/\bup to\b|\bbis zu\b|\bjusqu'à\b|\bhasta\b|\bmax(?:imum)?\b/i.test(lead))
+      return { max: min, currency, unit };
     if (/\bfrom\b|\bab\b|\bà partir de\b|\bdesde\b|\bstarting at\b|\bmin(?:imum)?\b/i.test(lead)) {
       return { min, currency, unit };
     }
@@ -197,7 +253,13 @@ function plausible(annual: number, currency: string): boolean {
   return u >= MIN_ANNUAL_USD && u <= MAX_ANNUAL_USD;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+/** "1,234,567.5": en-US grouping, at most two decimals (toLocaleString is slow per call). */
+function fmt(n: number): string {
+  const r = Math.round(n * 100) / 100;
+  const [int, dec] = String(Math.abs(r)).split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return (r < 0 ? '-' : '') + grouped + (dec ? `.${dec}` : '');
+}
 
 /**
  * The posting's salary: structured fields when given, else the posted text. Values stay as posted
@@ -238,7 +300,12 @@ export function salaryOf(input: SalaryInput | undefined, ctx: SalaryContext = {}
   if (!plausible(top * ANNUAL_FACTOR[unit], currency)) {
     if (!structured) return null;
     const f = ANNUAL_FACTOR[unit];
-    if (unit === 'YEAR' && top < 1000 && plausible(top * 1000, currency) && (usd(bottom * 1000, currency) ?? 0) >= 10_000) {
+    if (
+      unit === 'YEAR' &&
+      top < 1000 &&
+      plausible(top * 1000, currency) &&
+      (usd(bottom * 1000, currency) ?? 0) >= 10_000
+    ) {
       scale = 1000;
     } else if (plausible((top / 100) * f, currency) && plausible((bottom / 100) * f, currency)) scale = 0.01;
     else return null;
@@ -261,9 +328,10 @@ export function salaryOf(input: SalaryInput | undefined, ctx: SalaryContext = {}
     unit,
     annual_min: min === undefined ? null : Math.round(min * f),
     annual_max: max === undefined ? null : Math.round(max * f),
-    summary: range.startsWith('from') || range.startsWith('up')
-      ? `${range.replace(/^(from|up to) /, `$1 ${sym} `)} per ${unit.toLowerCase()}`
-      : `${sym} ${range} per ${unit.toLowerCase()}`,
+    summary:
+      range.startsWith('from') || range.startsWith('up')
+        ? `${range.replace(/^(from|up to) /, `$1 ${sym} `)} per ${unit.toLowerCase()}`
+        : `${sym} ${range} per ${unit.toLowerCase()}`,
   };
 }
 
@@ -291,16 +359,20 @@ function inferUnit(amount: number, currency: string): string | undefined {
 }
 
 /** The first salary a description states in a pay sentence ("The base salary range is $120,000 – $150,000"). */
-const PAY_SENTENCE_RE =
-  /[^.\n]*\b(?:salary|compensation|pay range|base pay|pay rate|hourly rate|wage|gehalt|vergütung|jahresgehalt|salaire|rémunération|salario|sueldo)\b[^\n]*/i;
+const PAY_WORD_RE =
+  /\b(?:salary|compensation|pay range|base pay|pay rate|hourly rate|wage|gehalt|vergütung|jahresgehalt|salaire|rémunération|salario|sueldo)\b/i;
 export function salaryFromDescription(text: string, ctx: SalaryContext = {}): Salary | null {
-  const m = PAY_SENTENCE_RE.exec(text.length > 20000 ? text.slice(0, 20000) : text);
+  const head = text.length > 20000 ? text.slice(0, 20000) : text;
+  const m = PAY_WORD_RE.exec(head);
   if (!m) return null;
-  const sentence = m[0].slice(0, 400);
+  // The sentence around the word: back to the previous full stop or line break, on to the line's end.
+  const start = Math.max(head.lastIndexOf('.', m.index), head.lastIndexOf('\n', m.index)) + 1;
+  const nl = head.indexOf('\n', m.index);
+  const sentence = head.slice(start, nl < 0 ? undefined : nl).slice(0, 400);
   // Only with an explicit currency: a bare number in a pay sentence may be anything.
   if (!/[$€£₹¥]|\b(?:USD|EUR|GBP|CAD|AUD|CHF|INR|SGD|SEK|NOK|DKK|PLN)\b/.test(sentence)) return null;
   if (EQUITY_RE.test(sentence) && !/\d{2,}/.test(sentence)) return null;
   const p = parseSalaryText(sentence, ctx);
-  if (!p || !p.currency) return null;
+  if (!p?.currency) return null;
   return salaryOf({ min: p.min, max: p.max, currency: p.currency, unit: p.unit }, ctx);
 }

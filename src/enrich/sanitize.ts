@@ -3,9 +3,40 @@ import sanitizeHtml from 'sanitize-html';
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
-    'p', 'br', 'hr', 'ul', 'ol', 'li', 'strong', 'b', 'em', 'i', 'u', 'a',
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'table', 'thead', 'tbody',
-    'tr', 'th', 'td', 'div', 'span', 'sub', 'sup', 'dl', 'dt', 'dd',
+    'p',
+    'br',
+    'hr',
+    'ul',
+    'ol',
+    'li',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    'a',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'blockquote',
+    'pre',
+    'code',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'div',
+    'span',
+    'sub',
+    'sup',
+    'dl',
+    'dt',
+    'dd',
   ],
   allowedAttributes: { a: ['href', 'title'] },
   allowedSchemes: ['http', 'https', 'mailto'],
@@ -13,7 +44,18 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   // Script and style bodies are dropped with their tags, never kept as text.
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'svg', 'math', 'iframe', 'object'],
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'noscript',
+    'title',
+    'svg',
+    'math',
+    'iframe',
+    'object',
+  ],
   transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener' }) },
 };
 OPTIONS.allowedAttributes = { a: ['href', 'title', 'rel'] };
@@ -25,10 +67,18 @@ export function sanitizeDescription(html: string): string {
 
 const BLOCK = /<\/(p|div|li|h[1-6]|tr|blockquote|pre|dt|dd|table|ul|ol)>|<br\s*\/?>|<hr\s*\/?>/gi;
 
-/** Plain text of sanitised HTML: block ends become line breaks, entities decoded. */
+const DROP_WITH_BODY =
+  /<(script|style|textarea|noscript|title|svg|math|iframe|object|template)\b[\s\S]*?<\/\1\s*>/gi;
+const TAG = /<\/?[a-z!][^>]*>/gi;
+
+/**
+ * Plain text of sanitised HTML: block ends become line breaks, entities decoded. Tags are removed with a
+ * regular expression rather than a second parse: sanitised HTML escapes every "<" that is not a tag,
+ * and this runs for every posting.
+ */
 export function htmlToText(safeHtml: string): string {
-  const withBreaks = safeHtml.replace(BLOCK, (m) => `${m}\n`).replace(/<li>/gi, '<li>- ');
-  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} });
+  const withBreaks = safeHtml.replace(BLOCK, (m) => `${m}\n`).replace(/<li\b[^>]*>/gi, '$&- ');
+  const text = withBreaks.replace(DROP_WITH_BODY, ' ').replace(TAG, '');
   return decodeEntities(text)
     .replace(/[ \t\u00a0]+/g, ' ')
     .replace(/ *\n */g, '\n')

@@ -14,7 +14,9 @@ for (const code of Object.keys(official)) names[code] = OFFICIAL.has(code) ? off
 const byLowerName = new Map<string, string>();
 for (const [code, name] of Object.entries(names)) byLowerName.set(name.toLowerCase(), code);
 // Every alias the package knows ("United States of America", "USA", …).
-for (const [code, list] of Object.entries(countries.getNames('en', { select: 'all' }) as Record<string, string[]>)) {
+for (const [code, list] of Object.entries(
+  countries.getNames('en', { select: 'all' }) as Record<string, string[]>,
+)) {
   for (const n of list) if (!byLowerName.has(n.toLowerCase())) byLowerName.set(n.toLowerCase(), code);
 }
 
@@ -79,7 +81,9 @@ const fold = (s: string) =>
     .trim();
 for (const [name, code] of byLowerName) looseNames.set(fold(name), code);
 for (const l of LOCAL_LOCALES) {
-  for (const [code, list] of Object.entries(countries.getNames(l, { select: 'all' }) as Record<string, string[]>)) {
+  for (const [code, list] of Object.entries(
+    countries.getNames(l, { select: 'all' }) as Record<string, string[]>,
+  )) {
     for (const n of list) {
       const k = fold(n);
       // English names win over a foreign spelling that happens to collide with one.
@@ -88,12 +92,42 @@ for (const l of LOCAL_LOCALES) {
   }
 }
 const EXTRA: Record<string, string> = {
-  uk: 'GB', 'u k': 'GB', england: 'GB', scotland: 'GB', wales: 'GB', 'northern ireland': 'GB', 'great britain': 'GB',
-  usa: 'US', 'u s': 'US', 'u s a': 'US', us: 'US', america: 'US', 'united states': 'US',
-  uae: 'AE', emirates: 'AE', holland: 'NL', 'the netherlands': 'NL', 'south korea': 'KR', korea: 'KR',
-  'czech republic': 'CZ', czechia: 'CZ', russia: 'RU', turkiye: 'TR', 'ivory coast': 'CI', vietnam: 'VN',
-  'hong kong sar': 'HK', 'macau sar': 'MO', taiwan: 'TW', 'mainland china': 'CN', prc: 'CN', ksa: 'SA',
-  deutschland: 'DE', brasil: 'BR', mexico: 'MX', 'republic of ireland': 'IE', eire: 'IE',
+  uk: 'GB',
+  'u k': 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
+  'northern ireland': 'GB',
+  'great britain': 'GB',
+  usa: 'US',
+  'u s': 'US',
+  'u s a': 'US',
+  us: 'US',
+  america: 'US',
+  'united states': 'US',
+  uae: 'AE',
+  emirates: 'AE',
+  holland: 'NL',
+  'the netherlands': 'NL',
+  'south korea': 'KR',
+  korea: 'KR',
+  'czech republic': 'CZ',
+  czechia: 'CZ',
+  russia: 'RU',
+  turkiye: 'TR',
+  'ivory coast': 'CI',
+  vietnam: 'VN',
+  'hong kong sar': 'HK',
+  'macau sar': 'MO',
+  taiwan: 'TW',
+  'mainland china': 'CN',
+  prc: 'CN',
+  ksa: 'SA',
+  deutschland: 'DE',
+  brasil: 'BR',
+  mexico: 'MX',
+  'republic of ireland': 'IE',
+  eire: 'IE',
 };
 for (const [k, code] of Object.entries(EXTRA)) looseNames.set(k, code);
 const ISO3 = new Map<string, string>();

@@ -64,30 +64,90 @@ export function foldKey(s: string): string {
 }
 
 export const US_STATES: Record<string, string> = {
-  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado',
-  CT: 'Connecticut', DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia', HI: 'Hawaii',
-  ID: 'Idaho', IL: 'Illinois', IN: 'Indiana', IA: 'Iowa', KS: 'Kansas', KY: 'Kentucky', LA: 'Louisiana',
-  ME: 'Maine', MD: 'Maryland', MA: 'Massachusetts', MI: 'Michigan', MN: 'Minnesota', MS: 'Mississippi',
-  MO: 'Missouri', MT: 'Montana', NE: 'Nebraska', NV: 'Nevada', NH: 'New Hampshire', NJ: 'New Jersey',
-  NM: 'New Mexico', NY: 'New York', NC: 'North Carolina', ND: 'North Dakota', OH: 'Ohio', OK: 'Oklahoma',
-  OR: 'Oregon', PA: 'Pennsylvania', RI: 'Rhode Island', SC: 'South Carolina', SD: 'South Dakota',
-  TN: 'Tennessee', TX: 'Texas', UT: 'Utah', VT: 'Vermont', VA: 'Virginia', WA: 'Washington',
-  WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming', PR: 'Puerto Rico',
+  AL: 'Alabama',
+  AK: 'Alaska',
+  AZ: 'Arizona',
+  AR: 'Arkansas',
+  CA: 'California',
+  CO: 'Colorado',
+  CT: 'Connecticut',
+  DE: 'Delaware',
+  DC: 'District of Columbia',
+  FL: 'Florida',
+  GA: 'Georgia',
+  HI: 'Hawaii',
+  ID: 'Idaho',
+  IL: 'Illinois',
+  IN: 'Indiana',
+  IA: 'Iowa',
+  KS: 'Kansas',
+  KY: 'Kentucky',
+  LA: 'Louisiana',
+  ME: 'Maine',
+  MD: 'Maryland',
+  MA: 'Massachusetts',
+  MI: 'Michigan',
+  MN: 'Minnesota',
+  MS: 'Mississippi',
+  MO: 'Missouri',
+  MT: 'Montana',
+  NE: 'Nebraska',
+  NV: 'Nevada',
+  NH: 'New Hampshire',
+  NJ: 'New Jersey',
+  NM: 'New Mexico',
+  NY: 'New York',
+  NC: 'North Carolina',
+  ND: 'North Dakota',
+  OH: 'Ohio',
+  OK: 'Oklahoma',
+  OR: 'Oregon',
+  PA: 'Pennsylvania',
+  RI: 'Rhode Island',
+  SC: 'South Carolina',
+  SD: 'South Dakota',
+  TN: 'Tennessee',
+  TX: 'Texas',
+  UT: 'Utah',
+  VT: 'Vermont',
+  VA: 'Virginia',
+  WA: 'Washington',
+  WV: 'West Virginia',
+  WI: 'Wisconsin',
+  WY: 'Wyoming',
+  PR: 'Puerto Rico',
 };
 export const CA_PROVINCES: Record<string, [string, string]> = {
   // code → [name, GeoNames admin-1 code]
-  AB: ['Alberta', '01'], BC: ['British Columbia', '02'], MB: ['Manitoba', '03'], NB: ['New Brunswick', '04'],
-  NL: ['Newfoundland and Labrador', '05'], NS: ['Nova Scotia', '07'], ON: ['Ontario', '08'],
-  PE: ['Prince Edward Island', '09'], QC: ['Quebec', '10'], SK: ['Saskatchewan', '11'], YT: ['Yukon', '12'],
-  NT: ['Northwest Territories', '13'], NU: ['Nunavut', '14'],
+  AB: ['Alberta', '01'],
+  BC: ['British Columbia', '02'],
+  MB: ['Manitoba', '03'],
+  NB: ['New Brunswick', '04'],
+  NL: ['Newfoundland and Labrador', '05'],
+  NS: ['Nova Scotia', '07'],
+  ON: ['Ontario', '08'],
+  PE: ['Prince Edward Island', '09'],
+  QC: ['Quebec', '10'],
+  SK: ['Saskatchewan', '11'],
+  YT: ['Yukon', '12'],
+  NT: ['Northwest Territories', '13'],
+  NU: ['Nunavut', '14'],
 };
 const AU_STATES: Record<string, [string, string]> = {
-  ACT: ['Australian Capital Territory', '01'], NSW: ['New South Wales', '02'], NT: ['Northern Territory', '03'],
-  QLD: ['Queensland', '04'], SA: ['South Australia', '05'], TAS: ['Tasmania', '06'], VIC: ['Victoria', '07'],
+  ACT: ['Australian Capital Territory', '01'],
+  NSW: ['New South Wales', '02'],
+  NT: ['Northern Territory', '03'],
+  QLD: ['Queensland', '04'],
+  SA: ['South Australia', '05'],
+  TAS: ['Tasmania', '06'],
+  VIC: ['Victoria', '07'],
   WA: ['Western Australia', '08'],
 };
 const GB_NATIONS: Record<string, string> = {
-  ENG: 'England', SCT: 'Scotland', WLS: 'Wales', NIR: 'Northern Ireland',
+  ENG: 'England',
+  SCT: 'Scotland',
+  WLS: 'Wales',
+  NIR: 'Northern Ireland',
 };
 
 /** Spellings in postings that differ from the GeoNames name: [dataset name, country, admin]. */
@@ -268,11 +328,14 @@ function build(): Gazetteer {
     seen.add(id);
     push(regionsByKey, key, r);
   };
-  for (const [code, name] of Object.entries(US_STATES)) addRegion(foldKey(name), { cc: 'US', admin: code, name });
-  for (const [name, admin] of Object.values(CA_PROVINCES)) addRegion(foldKey(name), { cc: 'CA', admin, name });
+  for (const [code, name] of Object.entries(US_STATES))
+    addRegion(foldKey(name), { cc: 'US', admin: code, name });
+  for (const [name, admin] of Object.values(CA_PROVINCES))
+    addRegion(foldKey(name), { cc: 'CA', admin, name });
   addRegion('quebec', { cc: 'CA', admin: '10', name: 'Quebec' });
   for (const [name, admin] of Object.values(AU_STATES)) addRegion(foldKey(name), { cc: 'AU', admin, name });
-  for (const [code, name] of Object.entries(GB_NATIONS)) addRegion(foldKey(name), { cc: 'GB', admin: code, name });
+  for (const [code, name] of Object.entries(GB_NATIONS))
+    addRegion(foldKey(name), { cc: 'GB', admin: code, name });
   for (const [k, name] of adminNames) {
     const [cc, admin] = k.split('.');
     addRegion(foldKey(name), { cc, admin, name });
@@ -357,7 +420,14 @@ export function timezonesOf(cc: string, regionName?: string): string[] {
     if (rk && foldKey(t.province) !== rk) continue;
     weight.set(t.tz, (weight.get(t.tz) ?? 0) + t.pop);
   }
-  let zones = [...weight.entries()].sort((a, b) => b[1] - a[1]).map(([z]) => z);
+  // Zones where at least 2% of the listed population lives, at most six: "United States" is its four
+  // main zones and Phoenix, not every historical Indiana zone.
+  const total = [...weight.values()].reduce((a, b) => a + b, 0);
+  let zones = [...weight.entries()]
+    .filter(([, w]) => w >= total * 0.02)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([z]) => z);
   if (!zones.length && !regionName) zones = (ct.getCountry(cc)?.timezones ?? []).slice(0, 1);
   zonesCache.set(key, zones);
   return zones;
@@ -367,6 +437,7 @@ export function timezonesOf(cc: string, regionName?: string): string[] {
 export function regionByCode(code: string, cc: 'US' | 'CA' | 'AU'): Region | undefined {
   const c = code.toUpperCase();
   if (cc === 'US') return US_STATES[c] ? { cc, admin: c, name: US_STATES[c] } : undefined;
-  if (cc === 'CA') return CA_PROVINCES[c] ? { cc, admin: CA_PROVINCES[c][1], name: CA_PROVINCES[c][0] } : undefined;
+  if (cc === 'CA')
+    return CA_PROVINCES[c] ? { cc, admin: CA_PROVINCES[c][1], name: CA_PROVINCES[c][0] } : undefined;
   return AU_STATES[c] ? { cc, admin: AU_STATES[c][1], name: AU_STATES[c][0] } : undefined;
 }

@@ -37,8 +37,7 @@ export interface GeoContext {
   currency?: string;
 }
 
-const EU =
-  'AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' ');
+const EU = 'AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' ');
 /** Named groups of countries or continents used in remote restrictions. */
 const GROUPS: Record<string, { countries?: string[]; continents?: string[] }> = {
   eu: { countries: EU, continents: ['Europe'] },
@@ -71,7 +70,8 @@ const GROUPS: Record<string, { countries?: string[]; continents?: string[] }> = 
   'usa canada': { countries: ['US', 'CA'], continents: ['North America'] },
   'us ca': { countries: ['US', 'CA'], continents: ['North America'] },
 };
-const WORLDWIDE = /^(?:worldwide|global|globally|anywhere|international|world ?wide|any ?where in the world|earth)$/;
+const WORLDWIDE =
+  /^(?:worldwide|global|globally|anywhere|international|world ?wide|any ?where in the world|earth)$/;
 
 // Zone words in remote restrictions ("Remote (CET ± 2h)", "US Eastern time").
 const ZONE_WORDS: [RegExp, string][] = [
@@ -92,17 +92,44 @@ const ZONE_WORDS: [RegExp, string][] = [
 const REMOTE_RE =
   /\b(?:fully[ -]remote|100% remote|remote(?:[ -](?:first|friendly|only|ok|eligible|possible))?|work from home|wfh|work from anywhere|telecommute|telework|home[ -]?office|home[ -]based|distributed|remoto|remota|t[ée]l[ée]travail|[àa] distance|en remoto|mobiles arbeiten)\b/giu;
 const HYBRID_RE = /\b(?:hybrid|hybride|h[íi]brido|h[íi]brida|flex(?:ible)? office)\b/giu;
-const ONSITE_RE = /\b(?:on[ -]?site|in[ -]office|office[ -]based|in[ -]person|vor ort|presencial|sur site)\b/giu;
+const ONSITE_RE =
+  /\b(?:on[ -]?site|in[ -]office|office[ -]based|in[ -]person|vor ort|presencial|sur site)\b/giu;
 const NOISE_RE =
   /\b(?:only|based|within|in|from|the|or|and|any|location|locations|country|countries|time ?zones?|timezone|tz|friendly|first|position|role|job|work|working|offices?|\+\/- ?\d+h?|± ?\d+h?|\d+ ?h(?:ours?)?)\b/giu;
 const MULTI_RE = /^\s*\d+\s+(?:locations?|standorte|sites|offices|lieux|ubicaciones)\s*$/i;
 const SPLIT_RE = /\s*(?:;|\||•|·|\n|\s\/\s|(?<=\p{L})\/(?=\p{L})|\bor\b|\boder\b|\bou\b)\s*/iu;
 const POSTCODE_RE = /\b(?:\d{4,6}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})\b/g;
-const AREA_RE = /^(?:greater|metro(?:politan)?|grand)\s+|\s+(?:area|metro(?:politan)?(?: area)?|region|city area)$/i;
+const AREA_RE =
+  /^(?:greater|metro(?:politan)?|grand)\s+|\s+(?:area|metro(?:politan)?(?: area)?|region|city area)$/i;
 const STOP_PLACES = new Set([
-  'headquarters', 'hq', 'office', 'main office', 'multiple', 'various', 'field', 'home', 'flexible', 'tbd', 'n a',
-  'na', 'other', 'nationwide', 'national', 'virtual', 'central', 'north', 'south', 'east', 'west', 'hub', 'campus',
-  'us remote', 'multiple locations', 'see description', 'onsite', 'on site',
+  'headquarters',
+  'hq',
+  'office',
+  'main office',
+  'multiple',
+  'various',
+  'field',
+  'home',
+  'flexible',
+  'tbd',
+  'n a',
+  'na',
+  'other',
+  'nationwide',
+  'national',
+  'virtual',
+  'central',
+  'north',
+  'south',
+  'east',
+  'west',
+  'hub',
+  'campus',
+  'us remote',
+  'multiple locations',
+  'see description',
+  'onsite',
+  'on site',
 ]);
 
 interface Place {
@@ -152,13 +179,17 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
     .filter((p) => p && /\p{L}/u.test(p));
   // "USA - CA - San Francisco" or "Germany - Berlin": dash-separated, with no comma.
   if (parts.length === 1 && /\s[-–—]\s/.test(parts[0])) {
-    parts = parts[0].split(/\s[-–—]\s/).map((p) => p.trim()).filter(Boolean);
+    parts = parts[0]
+      .split(/\s[-–—]\s/)
+      .map((p) => p.trim())
+      .filter(Boolean);
     if (parts.length > 1 && lookupCountry(parts[0])) parts.reverse();
   }
   // "Sydney NSW", "Austin TX": a trailing state code without a comma.
   if (parts.length === 1) {
     const m = /^(.+?)\s+([A-Z]{2,3})$/.exec(parts[0]);
-    if (m && (regionByCode(m[2], 'US') || regionByCode(m[2], 'CA') || regionByCode(m[2], 'AU'))) parts = [m[1], m[2]];
+    if (m && (regionByCode(m[2], 'US') || regionByCode(m[2], 'CA') || regionByCode(m[2], 'AU')))
+      parts = [m[1], m[2]];
   }
   if (!parts.length) return undefined;
   const place: Place = { zones };
@@ -200,7 +231,10 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
   let rest = parts.slice();
   const last = rest[rest.length - 1];
   const lastKey = foldKey(last);
-  if (/^[A-Z]{2,3}$/.test(last) && (regionByCode(last, 'US') || regionByCode(last, 'CA') || regionByCode(last, 'AU'))) {
+  if (
+    /^[A-Z]{2,3}$/.test(last) &&
+    (regionByCode(last, 'US') || regionByCode(last, 'CA') || regionByCode(last, 'AU'))
+  ) {
     // "Austin, TX", "Toronto, ON", "Sydney, NSW", "San Francisco, CA" vs "Toronto, CA".
     const head = rest[0];
     for (const cc of ['US', 'CA', 'AU'] as const) {
@@ -344,14 +378,18 @@ const CACHE_MAX = 50_000;
 function segmentsOf(raw: string): Segment[] {
   const hit = cache.get(raw);
   if (hit) return hit;
-  const parts = raw.split(SPLIT_RE).filter((p) => p && p.trim());
+  const parts = raw.split(SPLIT_RE).filter((p) => p?.trim());
   let segs = parts.map(parseSegment);
   // "Remote / Berlin" splits into a remote part and a place: both kept. But "Remote - US / Canada" must
   // keep the remote flag on every place: a flag on any part applies to the string.
   if (segs.length > 1) {
     const remote = segs.some((x) => x.remote);
     const hybrid = segs.some((x) => x.hybrid);
-    segs = segs.map((x) => ({ ...x, remote: x.remote || (remote && !x.onsite && !hybrid), hybrid: x.hybrid || hybrid }));
+    segs = segs.map((x) => ({
+      ...x,
+      remote: x.remote || (remote && !x.onsite && !hybrid),
+      hybrid: x.hybrid || hybrid,
+    }));
   }
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(raw, segs);
