@@ -461,7 +461,7 @@ export class DemoDataset {
       title =
         lang === 'de' ? `Praktikant ${base}` : lang === 'fr' ? `Stagiaire ${base}` : `Prácticas ${base}`;
     }
-    if (occ.specs && level.word !== 'head' && level.word !== 'vp' && rng.chance(0.3)) {
+    if (occ.specs && lang === 'en' && level.word !== 'head' && level.word !== 'vp' && rng.chance(0.3)) {
       const spec = rng.pick(occ.specs);
       title = rng.pick([`${title}, ${spec}`, `${title} - ${spec}`, `${title} (${spec})`]);
     }

@@ -169,15 +169,14 @@ const HUBS: Record<string, number> = {
 const CITY_CAP = 60;
 const US_CITY_CAP = 180;
 
+// The gazetteer's own zone names are kept (Europe/Stockholm rather than the Europe/Berlin it was merged
+// into in 2022), as the geocoder does; only missing or foreign zones fall back to the country's first.
 function validZone(zone: string | null, code: string): string {
-  const zones: string[] = ct.getCountry(code)?.timezones ?? [];
   if (zone) {
     const info = ct.getTimezone(zone);
-    const canonical = info?.aliasOf ?? info?.name;
-    if (canonical && zones.includes(canonical)) return canonical;
-    if (info && zones.includes(zone)) return zone;
+    if (info?.countries.includes(code as never)) return zone;
   }
-  return zones[0];
+  return ct.getCountry(code as never)?.timezones[0] ?? 'UTC';
 }
 
 const citiesByCountry = new Map<string, Weighted<City>>();
