@@ -156,7 +156,10 @@ export async function foldInto(
     [ids, survivor, ts, ids.filter((id) => published.has(id))],
   );
   // Copies folded into a folded row follow it to the survivor.
-  await client.query('UPDATE jobs SET duplicate_of = $2 WHERE duplicate_of = ANY($1::text[])', [ids, survivor]);
+  await client.query('UPDATE jobs SET duplicate_of = $2 WHERE duplicate_of = ANY($1::text[])', [
+    ids,
+    survivor,
+  ]);
 }
 
 /** Expires live rows whose `expires_at` has passed, or by id; returns the ids expired. */
@@ -183,8 +186,14 @@ export async function boardMissing(client: pg.PoolClient, board: string, seen: s
   return rows.map((r) => r.id);
 }
 
+/**
+ * Marks rows gone from their board. The stored content hash stops matching (it was computed with
+ * gone = false), so the same record listed again later is a change that brings the row back.
+ */
 export async function markGone(client: pg.PoolClient, ids: string[]): Promise<void> {
-  if (ids.length) await client.query('UPDATE jobs SET gone = true WHERE id = ANY($1::text[])', [ids]);
+  if (ids.length) {
+    await client.query(`UPDATE jobs SET gone = true, content_hash = '' WHERE id = ANY($1::text[])`, [ids]);
+  }
 }
 
 /** Folded copies of `survivors` that may take their place, best first. */
