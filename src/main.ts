@@ -15,7 +15,7 @@ const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
   .version;
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
 
-async function serve(config: Config, db: Db, announce: boolean): Promise<() => Promise<void>> {
+async function serve(config: Config, db: Db, announce: boolean, key?: string): Promise<() => Promise<void>> {
   const cursorSecret = (await getSetting(db.write, 'cursor_secret'))!;
   const limiter = await createLimiter(config, db);
   const app = await buildApp({
@@ -26,7 +26,7 @@ async function serve(config: Config, db: Db, announce: boolean): Promise<() => P
   if (announce) {
     const base = address.replace('0.0.0.0', '127.0.0.1');
     say(`\nJob Postings Search Service ${version} listening on ${base}`);
-    say(`  curl -H "Authorization: Bearer <API_KEY>" "${base}/v1/jobs?limit=2"`);
+    say(`  curl -H "Authorization: Bearer ${key ?? '<API_KEY>'}" "${base}/v1/jobs?limit=2"`);
     say(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health\n`);
   }
   return () => app.close();
@@ -61,14 +61,11 @@ async function primary(): Promise<void> {
     const loaded = await loadDemoIfEmpty(db, config, say);
     if (loaded) say(`demo dataset loaded: ${loaded} postings`);
     const key = await ensureDemoKey(db, config);
-    if (key) {
-      say('created account "demo" with an API key (shown once; keep it):');
-      process.stdout.write(`${key}\n`);
-    }
+    if (key) say(`created account "demo" with the API key ${key}\n(shown once: it cannot be recovered; keep it)`);
     const schedules = startSchedules(db, config, (m, e) => say(`${m}: ${(e as Error)?.message ?? ''}`));
     shutdown.push(async () => schedules.stop());
     if (config.WORKERS <= 1) {
-      shutdown.push(await serve(config, db, true));
+      shutdown.push(await serve(config, db, true, key));
       return;
     }
     const env = { ...process.env, DATABASE_URL: db.url, JPS_WORKER: '1' };
@@ -79,7 +76,7 @@ async function primary(): Promise<void> {
         if (m === 'ready' && ++ready === config.WORKERS) {
           const base = `http://${config.HOST}:${config.PORT}`;
           say(`\nJob Postings Search Service ${version} listening on ${base} (${config.WORKERS} workers)`);
-          say(`  curl -H "Authorization: Bearer <API_KEY>" "${base}/v1/jobs?limit=2"\n`);
+          say(`  curl -H "Authorization: Bearer ${key ?? '<API_KEY>'}" "${base}/v1/jobs?limit=2"\n`);
         }
       });
     }
