@@ -90,6 +90,16 @@ function emptyReport(board: string): BoardReport {
   };
 }
 
+class SinkError extends Error {}
+
+async function viaSink<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw new SinkError(`ingestion failed: ${(err as Error).message}`);
+  }
+}
+
 export class Crawler {
   readonly opts: CrawlOptions;
   readonly http: HttpClient;
@@ -133,9 +143,9 @@ export class Crawler {
     } catch (err) {
       report.status = 'failed';
       report.error =
-        err instanceof FetchError || err instanceof AdapterFormatError
+        err instanceof FetchError || err instanceof AdapterFormatError || err instanceof SinkError
           ? err.message
-          : `ingestion failed: ${(err as Error).message}`;
+          : `unexpected error: ${(err as Error).message}`;
     }
     // Concurrent boards share the client: the count is approximate when they overlap.
     report.requests = this.http.requests - requestsBefore;
@@ -172,9 +182,8 @@ export class Crawler {
     report.dropped = parsed.dropped ?? 0;
     const reasons: Rejection[] = [...parsed.rejected];
     if (parsed.postings.length) {
-      const res = await this.sink.ingestRecords(
-        parsed.postings.map((p) => ({ kind: 'posting' as const, ...p })),
-      );
+      const records = parsed.postings.map((p) => ({ kind: 'posting' as const, ...p }));
+      const res = await viaSink(() => this.sink.ingestRecords(records));
       report.inserted = res.inserted;
       report.updated = res.updated;
       report.unchanged = res.unchanged;
@@ -188,7 +197,7 @@ export class Crawler {
       ...parsed.postings.map((p) => p.id),
       ...parsed.rejected.filter((r) => r.native_id).map((r) => `${board.source}:${r.native_id}`),
     ];
-    report.expired = await this.sink.expireMissingFromBoard(board.id, seen);
+    report.expired = await viaSink(() => this.sink.expireMissingFromBoard(board.id, seen));
     // Stored only now: a payload that failed to load must be fetched in full next time.
     if (fetched.validators) this.state.validators[board.id] = fetched.validators;
     else delete this.state.validators[board.id];

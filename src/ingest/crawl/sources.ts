@@ -76,6 +76,8 @@ function base(ctx: FetchContext, board: Board): string {
 
 /** URL of a board served by a single GET; conditional requests apply to these. */
 function singleUrl(ctx: FetchContext, board: Board): { url: string; accept: string } | undefined {
+  if (board.format === 'jsonld') return { url: board.url!, accept: 'text/html, application/xhtml+xml' };
+  if (!['greenhouse', 'ashby', 'workable', 'recruitee', 'personio'].includes(board.source)) return undefined;
   const b = base(ctx, board);
   const t = encodeURIComponent(board.token);
   switch (board.source) {
