@@ -28,7 +28,8 @@ const optionalUrl =
     } catch {
       throw new Error(`must be a URL (${schemes.join(' or ')})`);
     }
-    if (!schemes.includes(url.protocol.replace(':', ''))) throw new Error(`must be a URL (${schemes.join(' or ')})`);
+    if (!schemes.includes(url.protocol.replace(':', '')))
+      throw new Error(`must be a URL (${schemes.join(' or ')})`);
     return raw;
   };
 const bool: Parser<boolean> = (raw) => {

@@ -27,8 +27,7 @@ export const errors = {
     new ApiError(401, { error: 'invalid or missing api key', hint: 'Authorization: Bearer <key>' }),
   notFound: () => new ApiError(404, { error: 'not found' }),
   unknownEndpoint: () => new ApiError(404, { error: 'unknown endpoint', see: '/openapi.json' }),
-  methodNotAllowed: () =>
-    new ApiError(405, { error: 'method not allowed' }, { allow: 'GET, OPTIONS' }),
+  methodNotAllowed: () => new ApiError(405, { error: 'method not allowed' }, { allow: 'GET, OPTIONS' }),
   rateLimited: (retryAfterSeconds: number, limit: number) =>
     new ApiError(
       429,

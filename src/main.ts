@@ -11,8 +11,9 @@ import { createLimiter } from './http/limiter.ts';
 import { startSchedules } from './service/schedules.ts';
 import { ensureDemoKey, loadDemoIfEmpty, prepareDatabase } from './service/setup.ts';
 
-const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
-  .version;
+const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
 
 async function serve(config: Config, db: Db, announce: boolean, key?: string): Promise<() => Promise<void>> {
@@ -61,7 +62,8 @@ async function primary(): Promise<void> {
     const loaded = await loadDemoIfEmpty(db, config, say);
     if (loaded) say(`demo dataset loaded: ${loaded} postings`);
     const key = await ensureDemoKey(db, config);
-    if (key) say(`created account "demo" with the API key ${key}\n(shown once: it cannot be recovered; keep it)`);
+    if (key)
+      say(`created account "demo" with the API key ${key}\n(shown once: it cannot be recovered; keep it)`);
     const schedules = startSchedules(db, config, (m, e) => say(`${m}: ${(e as Error)?.message ?? ''}`));
     shutdown.push(async () => schedules.stop());
     if (config.WORKERS <= 1) {
@@ -82,7 +84,12 @@ async function primary(): Promise<void> {
     }
     shutdown.push(async () => {
       const exits = Object.values(cluster.workers ?? {}).map(
-        (w) => new Promise<void>((resolve) => (w ? (w.once('exit', () => resolve()), w.process.kill('SIGTERM')) : resolve())),
+        (w) =>
+          new Promise<void>((resolve) => {
+            if (!w) return resolve();
+            w.once('exit', () => resolve());
+            w.process.kill('SIGTERM');
+          }),
       );
       await Promise.all(exits);
     });

@@ -12,7 +12,9 @@ function progressBar(file: string) {
     const pct = total ? Math.min(100, Math.round((100 * bytes) / total)) : 100;
     const width = 30;
     const done = Math.round((pct / 100) * width);
-    process.stderr.write(`\r${path.basename(file)} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${pct}% ${lines} lines`);
+    process.stderr.write(
+      `\r${path.basename(file)} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${pct}% ${lines} lines`,
+    );
   };
 }
 
@@ -23,7 +25,9 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   if (opts.format) {
-    const offline = (await import('./ingest-format.ts')) as { run(format: string, paths: string[]): Promise<number> };
+    const offline = (await import('./ingest-format.ts')) as {
+      run(format: string, paths: string[]): Promise<number>;
+    };
     return offline.run(opts.format, rest);
   }
   for (const f of rest) {
@@ -43,9 +47,12 @@ export async function run(args: string[]): Promise<number> {
     await db.write.query('VACUUM (ANALYZE) jobs');
     const seconds = (Date.now() - started) / 1000;
     for (const r of report.rejected.slice(0, 50)) {
-      process.stderr.write(`rejected${r.line ? ` line ${r.line}` : ''}${r.id ? ` ${r.id}` : ''}: ${r.reason}\n`);
+      process.stderr.write(
+        `rejected${r.line ? ` line ${r.line}` : ''}${r.id ? ` ${r.id}` : ''}: ${r.reason}\n`,
+      );
     }
-    if (report.rejected.length > 50) process.stderr.write(`… and ${report.rejected.length - 50} more rejected\n`);
+    if (report.rejected.length > 50)
+      process.stderr.write(`… and ${report.rejected.length - 50} more rejected\n`);
     process.stdout.write(
       `${JSON.stringify({ ...report, rejected: report.rejected.length, rejections: report.rejected.slice(0, 1000), seconds })}\n`,
     );

@@ -13,7 +13,12 @@ export async function run(args: string[]): Promise<number> {
       return 2;
     }
     return withDb(async (db, config) => {
-      const account = await ensureAccount(db.write, opts.account, config.RATE_LIMIT_PER_MINUTE, config.MONTHLY_QUOTA);
+      const account = await ensureAccount(
+        db.write,
+        opts.account,
+        config.RATE_LIMIT_PER_MINUTE,
+        config.MONTHLY_QUOTA,
+      );
       try {
         const { id, key } = await createKey(db.write, account.id, config.KEY_PREFIX);
         process.stderr.write(`created key ${id} for account ${account.name}; it is shown once, keep it\n`);

@@ -37,7 +37,11 @@ export async function ensureAccount(
 export class KeyLimitError extends Error {}
 
 /** Creates a key for the account; refuses an 11th active key. Returns the key (shown once). */
-export async function createKey(pool: pg.Pool, accountId: number, prefix: string): Promise<{ id: number; key: string }> {
+export async function createKey(
+  pool: pg.Pool,
+  accountId: number,
+  prefix: string,
+): Promise<{ id: number; key: string }> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

@@ -43,7 +43,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         ? false
         : {
             level: ctx.config.LOG_LEVEL,
-            redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], censor: '[REDACTED]' },
+            redact: {
+              paths: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+              censor: '[REDACTED]',
+            },
             serializers: {
               req(req: FastifyRequest) {
                 return { method: req.method, url: redactUrl(req.url), remoteAddress: req.ip };
@@ -92,12 +95,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     if (err instanceof ApiError) return sendError(reply, err);
     if (isTimeoutOrConnectionError(err)) {
       req.log.warn({ err }, 'database unavailable or query timed out');
-      return sendError(reply, errors.unavailable('the query took too long or the database is unavailable; retry later'));
+      return sendError(
+        reply,
+        errors.unavailable('the query took too long or the database is unavailable; retry later'),
+      );
     }
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       // Errors of the HTTP layer itself (malformed URL, oversized body): a plain message, nothing internal.
-      return reply.code(status).send(JSON.stringify({ error: status === 413 ? 'payload too large' : 'bad request' }));
+      return reply
+        .code(status)
+        .send(JSON.stringify({ error: status === 413 ? 'payload too large' : 'bad request' }));
     }
     req.log.error({ err }, 'unhandled error');
     return sendError(reply, errors.internal(String(req.id)));
@@ -117,7 +125,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       .removeHeader('content-type')
       .send();
 
-  const register = (path: string, handler: (req: FastifyRequest) => Promise<{ status?: number; body: string; headers?: Record<string, string> }>) => {
+  const register = (
+    path: string,
+    handler: (
+      req: FastifyRequest,
+    ) => Promise<{ status?: number; body: string; headers?: Record<string, string> }>,
+  ) => {
     app.route({
       method: [...ALL_METHODS],
       url: path,

@@ -183,7 +183,10 @@ const schemas: Record<string, unknown> = {
         type: 'array',
         items: {
           type: 'object',
-          properties: { id: str, expired_at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' } },
+          properties: {
+            id: str,
+            expired_at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' },
+          },
           required: ['id', 'expired_at'],
         },
       },
@@ -237,7 +240,13 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 function parameter(def: ParamDef) {
-  return { name: def.name, in: 'query', required: false, description: def.description, schema: def.codec.schema };
+  return {
+    name: def.name,
+    in: 'query',
+    required: false,
+    description: def.description,
+    schema: def.codec.schema,
+  };
 }
 
 export function buildOpenApi(routes: RouteDef[], version: string) {
@@ -254,7 +263,8 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
         name: m[1],
         in: 'path',
         required: true,
-        description: m[1] === 'id' ? 'Job id `<source>:<native_id>`, exact after URL-decoding' : 'Company slug, exact',
+        description:
+          m[1] === 'id' ? 'Job id `<source>:<native_id>`, exact after URL-decoding' : 'Company slug, exact',
         schema: { type: 'string' },
       });
     }
@@ -278,7 +288,9 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
     paths[path] = {
       get: {
         summary: r.summary,
-        operationId: r.summary.replace(/[^A-Za-z]+(.)/g, (_m, c: string) => c.toUpperCase()).replace(/^./, (c) => c.toLowerCase()),
+        operationId: r.summary
+          .replace(/[^A-Za-z]+(.)/g, (_m, c: string) => c.toUpperCase())
+          .replace(/^./, (c) => c.toLowerCase()),
         security: r.auth ? [{ bearer: [] }, { apiKeyQuery: [] }] : [],
         parameters: params,
         responses,
@@ -290,7 +302,12 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
       summary: 'This OpenAPI description',
       operationId: 'openapi',
       security: [],
-      responses: { 200: { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        200: {
+          description: 'OpenAPI 3.1 document',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+      },
     },
   };
   return {

@@ -9,9 +9,7 @@ import { RecordError, validateLine } from './validate.ts';
 
 const LINES_PER_BATCH = 2000;
 
-export interface Progress {
-  (linesRead: number, bytesRead: number, totalBytes: number): void;
-}
+export type Progress = (linesRead: number, bytesRead: number, totalBytes: number) => void;
 
 export async function ingestFile(db: Db, file: string, onProgress?: Progress): Promise<IngestReport> {
   const total = (await fs.promises.stat(file)).size;

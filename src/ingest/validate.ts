@@ -37,7 +37,10 @@ export function validateLine(value: unknown): CanonicalLine {
   const kind = o.kind ?? 'posting';
   if (kind === 'source') {
     need(isStr(o.slug) && /^[a-z0-9][a-z0-9_.-]{0,63}$/.test(o.slug), 'slug must be a lower-case slug');
-    need(o.type === 'ats' || o.type === 'jobboard' || o.type === 'aggregator', 'type must be ats, jobboard or aggregator');
+    need(
+      o.type === 'ats' || o.type === 'jobboard' || o.type === 'aggregator',
+      'type must be ats, jobboard or aggregator',
+    );
     need(isStr(o.domain) && o.domain.length > 0, 'domain is required');
     need(isStr(o.name) && o.name.length > 0, 'name is required');
     optional(o, 'legacy_slug', isStr, 'a string');
@@ -46,7 +49,17 @@ export function validateLine(value: unknown): CanonicalLine {
   if (kind === 'company') {
     need(isStr(o.slug) && o.slug.length > 0 && o.slug.length <= 200, 'slug is required');
     need(isStr(o.name) && o.name.trim().length > 0, 'name is required');
-    for (const k of ['domain', 'website', 'logo', 'industry', 'type', 'description', 'slogan', 'size_range', 'data_tier']) {
+    for (const k of [
+      'domain',
+      'website',
+      'logo',
+      'industry',
+      'type',
+      'description',
+      'slogan',
+      'size_range',
+      'data_tier',
+    ]) {
       optional(o, k, isStr, 'a string');
     }
     for (const k of ['employee_count', 'followers', 'founded_year']) optional(o, k, isNum, 'a number');
@@ -65,7 +78,12 @@ export function validateLine(value: unknown): CanonicalLine {
   need(isStr(company!.name) && (company!.name as string).trim().length > 0, 'company.name is required');
   need((company!.name as string).length <= 300, 'company.name must be at most 300 characters');
   for (const k of ['slug', 'domain', 'website', 'logo']) {
-    optional(company!, k, (v) => isStr(v) && v.length <= 2048, `a string of at most 2048 characters (company.${k})`);
+    optional(
+      company!,
+      k,
+      (v) => isStr(v) && v.length <= 2048,
+      `a string of at most 2048 characters (company.${k})`,
+    );
   }
   need(!isStr(o.url) || o.url.length <= 2048, 'url must be at most 2048 characters');
   optional(o, 'description_html', (v) => isStr(v) && v.length <= 1_000_000, 'a string of at most 1 MB');
@@ -75,10 +93,28 @@ export function validateLine(value: unknown): CanonicalLine {
   optional(o, 'description_text', isStr, 'a string');
   optional(o, 'posted_at', isDate, 'an ISO 8601 date');
   optional(o, 'expires_at', isDate, 'an ISO 8601 date');
-  for (const k of ['employment_type', 'education_requirements', 'skills', 'keywords', 'taxonomies', 'benefits', 'remote_location']) {
+  for (const k of [
+    'employment_type',
+    'education_requirements',
+    'skills',
+    'keywords',
+    'taxonomies',
+    'benefits',
+    'remote_location',
+  ]) {
     optional(o, k, isStrArr, 'an array of at most 200 strings of at most 500 characters');
   }
-  for (const k of ['work_arrangement', 'seniority', 'experience_level', 'department', 'team', 'requisition_id', 'job_language', 'board', 'canonical_url']) {
+  for (const k of [
+    'work_arrangement',
+    'seniority',
+    'experience_level',
+    'department',
+    'team',
+    'requisition_id',
+    'job_language',
+    'board',
+    'canonical_url',
+  ]) {
     optional(o, k, (v) => isStr(v) && v.length <= 2048, 'a string of at most 2048 characters');
   }
   optional(o, 'working_hours', isNum, 'a number');

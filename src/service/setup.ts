@@ -41,7 +41,9 @@ export async function loadDemoIfEmpty(db: Db, config: Config, log: (m: string) =
 /** Creates the `demo` account with one key on first run; returns the key only when it was created now. */
 export async function ensureDemoKey(db: Db, config: Config): Promise<string | undefined> {
   const account = await ensureAccount(db.write, 'demo', config.RATE_LIMIT_PER_MINUTE, config.MONTHLY_QUOTA);
-  const { rows } = await db.write.query('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1', [account.id]);
+  const { rows } = await db.write.query('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1', [
+    account.id,
+  ]);
   if (rows[0].n > 0) return undefined;
   return (await createKey(db.write, account.id, config.KEY_PREFIX)).key;
 }

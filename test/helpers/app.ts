@@ -1,4 +1,5 @@
 // An app on a fresh test database, with the sample fixture loaded and a key.
+import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/http/app.ts';
 import type { Limiter } from '../../src/http/limits.ts';
 import { ingestFile } from '../../src/ingest/jsonl.ts';
@@ -12,7 +13,7 @@ export interface TestApp {
   db: TestDb;
   app: App;
   key: string;
-  get(url: string, headers?: Record<string, string>): ReturnType<App['fastify']['inject']>;
+  get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -33,7 +34,13 @@ export async function createTestApp(
   }
   const key = (await ensureDemoKey(db, db.config))!;
   const app = await buildApp({
-    ctx: { db, config: db.config, cursorSecret: 'test-secret', version: '1.0.0', fullTextSearch: opts.fullTextSearch ?? true },
+    ctx: {
+      db,
+      config: db.config,
+      cursorSecret: 'test-secret',
+      version: '1.0.0',
+      fullTextSearch: opts.fullTextSearch ?? true,
+    },
     limiter: opts.limiter,
     logger: opts.logger ?? false,
   });
@@ -41,7 +48,8 @@ export async function createTestApp(
     db,
     app,
     key,
-    get: (url, headers) => app.fastify.inject({ url, headers: { authorization: `Bearer ${key}`, ...headers } }),
+    get: (url, headers) =>
+      app.fastify.inject({ url, headers: { authorization: `Bearer ${key}`, ...headers } }),
     async close() {
       await app.close();
       await db.drop();

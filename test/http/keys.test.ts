@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, ensureAccount, hashKey, KeyLimitError, listKeys, MAX_ACTIVE_KEYS, revokeKey } from '../../src/db/keys.ts';
+import {
+  createKey,
+  ensureAccount,
+  hashKey,
+  KeyLimitError,
+  listKeys,
+  MAX_ACTIVE_KEYS,
+  revokeKey,
+} from '../../src/db/keys.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -53,10 +61,16 @@ describe('API keys', () => {
 
   it('records last_used_at in batches', async () => {
     await t.get('/v1/meta');
-    const before = await t.db.write.query('SELECT last_used_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.name = $1', ['demo']);
+    const before = await t.db.write.query(
+      'SELECT last_used_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.name = $1',
+      ['demo'],
+    );
     expect(before.rows[0].last_used_at).toBeNull();
     await t.app.authenticator.flush();
-    const after = await t.db.write.query('SELECT last_used_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.name = $1', ['demo']);
+    const after = await t.db.write.query(
+      'SELECT last_used_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.name = $1',
+      ['demo'],
+    );
     expect(after.rows[0].last_used_at).toBeInstanceOf(Date);
   });
 });

@@ -16,8 +16,7 @@ describe('/openapi.json', () => {
     const doc = (await t.app.fastify.inject({ url: '/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
     const result = await validate(structuredClone(doc));
-    expect(result.errors ?? []).toEqual([]);
-    expect(result.valid).toBe(true);
+    expect(result.valid ? [] : result.errors).toEqual([]);
   });
 
   it('lists every path of the spec and every parameter the registry knows, each described', async () => {

@@ -49,7 +49,11 @@ describe('global HTTP behaviour', () => {
 
   it('gives 405 for every other method', async () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'] as const) {
-      const r = await t.app.fastify.inject({ method, url: '/v1/jobs', headers: { authorization: `Bearer ${t.key}` } });
+      const r = await t.app.fastify.inject({
+        method,
+        url: '/v1/jobs',
+        headers: { authorization: `Bearer ${t.key}` },
+      });
       expect(r.statusCode, method).toBe(405);
       if (method !== 'HEAD') expect(r.json()).toEqual({ error: 'method not allowed' });
       expect(r.headers.allow).toBe('GET, OPTIONS');
@@ -86,8 +90,13 @@ describe('global HTTP behaviour', () => {
 
 describe('authentication', () => {
   it('accepts Bearer, a bare key in the header, and api_key in the query', async () => {
-    expect((await t.app.fastify.inject({ url: '/v1/meta', headers: { authorization: `Bearer ${t.key}` } })).statusCode).toBe(200);
-    expect((await t.app.fastify.inject({ url: '/v1/meta', headers: { authorization: t.key } })).statusCode).toBe(200);
+    expect(
+      (await t.app.fastify.inject({ url: '/v1/meta', headers: { authorization: `Bearer ${t.key}` } }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.fastify.inject({ url: '/v1/meta', headers: { authorization: t.key } })).statusCode,
+    ).toBe(200);
     expect((await t.app.fastify.inject({ url: `/v1/meta?api_key=${t.key}` })).statusCode).toBe(200);
   });
 
@@ -112,9 +121,15 @@ describe('authentication', () => {
 
   it('lets the header win over the query parameter', async () => {
     const unknown = `${t.db.config.KEY_PREFIX}${'cd'.repeat(24)}`;
-    const good = await t.app.fastify.inject({ url: `/v1/meta?api_key=${unknown}`, headers: { authorization: `Bearer ${t.key}` } });
+    const good = await t.app.fastify.inject({
+      url: `/v1/meta?api_key=${unknown}`,
+      headers: { authorization: `Bearer ${t.key}` },
+    });
     expect(good.statusCode).toBe(200);
-    const bad = await t.app.fastify.inject({ url: `/v1/meta?api_key=${t.key}`, headers: { authorization: `Bearer ${unknown}` } });
+    const bad = await t.app.fastify.inject({
+      url: `/v1/meta?api_key=${t.key}`,
+      headers: { authorization: `Bearer ${unknown}` },
+    });
     expect(bad.statusCode).toBe(401);
   });
 

@@ -47,9 +47,9 @@ describe('canonical JSON Lines loader', () => {
     expect(report).toMatchObject({ inserted: 0, updated: 0, unchanged: 7, expired: 0, folded: 0 });
     const after = await db.write.query('SELECT id, doc, modified_at, updated_at FROM jobs ORDER BY id');
     expect(after.rows).toEqual(before.rows);
-    expect((await db.write.query('SELECT last FROM feed_clock')).rows[0].last.getTime()).toBeGreaterThanOrEqual(
-      clock.rows[0].last.getTime(),
-    );
+    expect(
+      (await db.write.query('SELECT last FROM feed_clock')).rows[0].last.getTime(),
+    ).toBeGreaterThanOrEqual(clock.rows[0].last.getTime());
   });
 
   it('a legacy source slug is accepted on input and stored as the public slug', async () => {
@@ -79,7 +79,14 @@ describe('canonical JSON Lines loader', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'jps-load-'));
     const file = path.join(dir, 'big.jsonl');
     const row = (i: number, name: string) =>
-      JSON.stringify({ kind: 'posting', id: `lever:big-${i}`, source: 'lever', title: `Role ${i}`, company: { name }, url: `https://ok.example/${i}` });
+      JSON.stringify({
+        kind: 'posting',
+        id: `lever:big-${i}`,
+        source: 'lever',
+        title: `Role ${i}`,
+        company: { name },
+        url: `https://ok.example/${i}`,
+      });
     await fs.writeFile(file, `${row(1, 'Fine')}\n${row(2, 'x'.repeat(20_000))}\n`);
     const report = await ingestFile(db, file);
     expect(report.inserted).toBe(1);
@@ -93,11 +100,20 @@ describe('canonical JSON Lines loader', () => {
     // A failing write in the middle of a batch (as a crash would) rolls the whole batch back.
     await db.write.query(`CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.id = 'lever:poison' THEN RAISE EXCEPTION 'simulated failure'; END IF; RETURN NEW; END $$`);
-    await db.write.query('CREATE TRIGGER poison BEFORE INSERT ON jobs FOR EACH ROW EXECUTE FUNCTION poison()');
+    await db.write.query(
+      'CREATE TRIGGER poison BEFORE INSERT ON jobs FOR EACH ROW EXECUTE FUNCTION poison()',
+    );
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'jps-load-'));
     const file = path.join(dir, 'bad.jsonl');
     const row = (id: string) =>
-      JSON.stringify({ kind: 'posting', id: `lever:${id}`, source: 'lever', title: `Role ${id}`, company: { name: 'Ok' }, url: `https://ok.example/${id}` });
+      JSON.stringify({
+        kind: 'posting',
+        id: `lever:${id}`,
+        source: 'lever',
+        title: `Role ${id}`,
+        company: { name: 'Ok' },
+        url: `https://ok.example/${id}`,
+      });
     await fs.writeFile(file, `${row('ok-1')}\n${row('poison')}\n${row('ok-2')}\n`);
     try {
       await expect(ingestFile(db, file)).rejects.toThrow(/simulated failure/);

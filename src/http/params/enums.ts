@@ -19,7 +19,14 @@ export const EMPLOYMENT_TYPES = [
   'VOLUNTEER',
   'OTHER',
 ] as const;
-export const SENIORITY = ['Internship', 'Entry level', 'Associate', 'Mid-Senior level', 'Director', 'Management'] as const;
+export const SENIORITY = [
+  'Internship',
+  'Entry level',
+  'Associate',
+  'Mid-Senior level',
+  'Director',
+  'Management',
+] as const;
 export const EXPERIENCE_LEVELS = ['0-2', '2-5', '5-10', '10+'] as const;
 export const EDUCATION = [
   'high school',
