@@ -216,14 +216,34 @@ export async function copiesOf(client: pg.PoolClient, survivors: string[]) {
   return rows;
 }
 
-/** Brings a folded copy back as the live row (its original expired). */
-export async function promote(client: pg.PoolClient, id: string, ts: string, doc: string): Promise<void> {
+/**
+ * Brings a folded copy back as a live row (its original expired, or it became the best copy). It
+ * was hidden, so it is announced through the modified feed at `ts`; `doc` must carry the same
+ * modified_at and modified_fields.
+ */
+export async function promote(
+  client: pg.PoolClient,
+  id: string,
+  ts: string,
+  doc: string,
+  modifiedFields: string[] = [],
+): Promise<void> {
   await client.query(
     `UPDATE jobs SET state = 0, duplicate_of = NULL, expired_at = NULL, modified_at = $2::timestamptz,
-            modified_fields = '{}', doc = $3
+            modified_fields = $4::text[], doc = $3
       WHERE id = $1`,
-    [id, ts, doc],
+    [id, ts, doc, modifiedFields],
   );
+}
+
+/** Which of `ids` are live rows. */
+export async function liveIds(client: pg.PoolClient, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const { rows } = await client.query<{ id: string }>(
+    'SELECT id FROM jobs WHERE state = 0 AND id = ANY($1::text[])',
+    [ids],
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 export async function repoint(client: pg.PoolClient, from: string, to: string): Promise<void> {

@@ -20,6 +20,7 @@ import {
   expireRows,
   findCandidates,
   foldInto,
+  liveIds,
   loadExisting,
   markGone,
   promote,
@@ -135,7 +136,9 @@ function companyRow(c: CompanyRecord): CompanyRow {
     size_range: c.size_range ?? null,
     followers: c.followers ?? 0,
     founded_year: c.founded_year ?? null,
-    hq: c.hq ? { ...c.hq, country: c.hq.country ? (toCountryCode(c.hq.country) ?? c.hq.country) : null } : null,
+    hq: c.hq
+      ? { ...c.hq, country: c.hq.country ? (toCountryCode(c.hq.country) ?? c.hq.country) : null }
+      : null,
     funding: c.funding ?? null,
     stock: c.stock ?? null,
     affiliated_companies: c.affiliated_companies ?? [],
@@ -174,7 +177,13 @@ export async function ingestRecords(
   if (sources.length) {
     await upsertSources(
       db.write,
-      sources.map((s) => ({ slug: s.slug, legacy_slug: s.legacy_slug ?? null, type: s.type, domain: s.domain, name: s.name })),
+      sources.map((s) => ({
+        slug: s.slug,
+        legacy_slug: s.legacy_slug ?? null,
+        type: s.type,
+        domain: s.domain,
+        name: s.name,
+      })),
     );
   }
   for (let i = 0; i < companies.length; i += 1000) {
@@ -209,12 +218,20 @@ function prepare(
   for (const it of items) {
     const source = catalog.get(it.rec.source);
     if (!source) {
-      report.rejected.push({ line: it.line, id: it.rec.id, reason: `unknown source ${JSON.stringify(it.rec.source)}` });
+      report.rejected.push({
+        line: it.line,
+        id: it.rec.id,
+        reason: `unknown source ${JSON.stringify(it.rec.source)}`,
+      });
       continue;
     }
     const prefix = it.rec.id.slice(0, it.rec.id.indexOf(':'));
     if (catalog.get(prefix)?.slug !== source.slug) {
-      report.rejected.push({ line: it.line, id: it.rec.id, reason: `id must start with its source "${source.slug}:"` });
+      report.rejected.push({
+        line: it.line,
+        id: it.rec.id,
+        reason: `id must start with its source "${source.slug}:"`,
+      });
       continue;
     }
     // Ids are stored with the public slug even when the source gave its legacy form.
@@ -238,12 +255,21 @@ async function loadPostingBatch(
   const report = emptyReport();
   const ready = prepare(items, catalog, report);
   // Enrichment is pure and runs before the transaction, so the lock is held only for the writes.
-  const enriched: { rec: PostingRecord; line?: number; source: SourceRow; e: ReturnType<typeof enrichPosting> }[] = [];
+  const enriched: {
+    rec: PostingRecord;
+    line?: number;
+    source: SourceRow;
+    e: ReturnType<typeof enrichPosting>;
+  }[] = [];
   for (const r of ready) {
     try {
       enriched.push({ ...r, e: enrichPosting(r.rec) });
     } catch (err) {
-      report.rejected.push({ line: r.line, id: r.rec.id, reason: `could not be enriched: ${(err as Error).message}` });
+      report.rejected.push({
+        line: r.line,
+        id: r.rec.id,
+        reason: `could not be enriched: ${(err as Error).message}`,
+      });
     }
   }
   if (!enriched.length) return report;
@@ -253,7 +279,9 @@ async function loadPostingBatch(
     const matches = await findCompanies(
       client,
       enriched.map((x) => x.rec.company.slug).filter((s): s is string => !!s),
-      enriched.map((x) => domainKey(x.rec.company.domain ?? x.rec.company.website)).filter((s): s is string => !!s),
+      enriched
+        .map((x) => domainKey(x.rec.company.domain ?? x.rec.company.website))
+        .filter((s): s is string => !!s),
       enriched.map((x) => nameKey(x.rec.company.name)),
     );
     const bySlug = new Map(matches.map((m) => [m.slug, m.slug]));
@@ -370,13 +398,35 @@ async function fold(
   };
   const survivorOf = (c: Candidate): Candidate | undefined => {
     let cur: Candidate | undefined = c;
-    for (let hops = 0; cur && cur.state === 2 && hops < 5; hops++) cur = cur.duplicate_of ? byId.get(cur.duplicate_of) : undefined;
+    for (let hops = 0; cur && cur.state === 2 && hops < 5; hops++)
+      cur = cur.duplicate_of ? byId.get(cur.duplicate_of) : undefined;
     return cur && cur.state === 0 ? cur : undefined;
   };
+  // A folded row of this batch becomes live again (announced through the modified feed): its
+  // original is no longer live, or it now beats every live copy.
+  const revive = async (r: StoredRow, me: Candidate) => {
+    const fields = r.modified_at === ts ? r.modified_fields : [];
+    const doc = JSON.parse(r.doc) as Record<string, unknown>;
+    doc.modified_at = ts;
+    doc.modified_fields = fields;
+    await promote(client, r.id, ts, JSON.stringify(doc), fields);
+    me.state = 0;
+    me.duplicate_of = null;
+  };
+  const originals = await liveIds(
+    client,
+    cands.filter((c) => c.state === 2 && batchIds.has(c.id) && c.duplicate_of).map((c) => c.duplicate_of!),
+  );
   let folded = 0;
   for (const r of rows) {
     const me = byId.get(r.id);
     if (!me || !me.eligible) continue;
+    if (me.state === 2 && me.duplicate_of) {
+      const hasLiveOriginal = byId.has(me.duplicate_of)
+        ? survivorOf(me) !== undefined
+        : originals.has(me.duplicate_of);
+      if (!hasLiveOriginal) await revive(r, me);
+    }
     const matches = cands.filter(
       (c) =>
         c.id !== me.id &&
@@ -392,9 +442,7 @@ async function fold(
     if (better(me, best)) {
       // This row takes over: every other live copy folds into it.
       const losers = others.map((o) => o.id);
-      if (me.state === 2) await client.query('UPDATE jobs SET state = 0, duplicate_of = NULL WHERE id = $1', [me.id]);
-      me.state = 0;
-      me.duplicate_of = null;
+      if (me.state === 2) await revive(r, me);
       await foldInto(client, losers, me.id, ts, published);
       for (const o of others) {
         o.state = 2;
