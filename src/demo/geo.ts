@@ -37,7 +37,7 @@ export interface CountryInfo {
 
 // [code, posting weight %, continent, currency, fx, pay, salary share, language]
 const TABLE: [string, number, string, string, number, number, number, CountryInfo['lang']?, boolean?][] = [
-  ['US', 45, 'North America', 'USD', 1, 1, 0.46],
+  ['US', 45, 'North America', 'USD', 1, 1, 0.45],
   ['GB', 8, 'Europe', 'GBP', 0.79, 0.62, 0.4],
   ['DE', 6, 'Europe', 'EUR', 0.92, 0.62, 0.18, { code: 'de', share: 0.45 }],
   ['IN', 6, 'Asia', 'INR', 83, 0.16, 0.22],

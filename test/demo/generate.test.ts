@@ -68,6 +68,21 @@ const SIZE_RANGES: [number, number, string][] = [
   [5001, 10000, '5001-10000 employees'],
   [10001, Number.MAX_SAFE_INTEGER, '10001+ employees'],
 ];
+// Record fields behind the spec's tracked-field vocabulary, plus expiry.
+const TRACKED = [
+  'title',
+  'location',
+  'salary',
+  'employment_type',
+  'work_arrangement',
+  'department',
+  'apply_url',
+  'url',
+  'description_html',
+  'description_text',
+  'remote_location',
+  'expires_at',
+];
 const UNITS = ['YEAR', 'MONTH', 'WEEK', 'DAY', 'HOUR'];
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const NOW = new Date('2025-06-01T12:00:00.000Z');
@@ -295,7 +310,18 @@ describe('rounds', () => {
           continue;
         }
         if (!before) added++;
-        else if (JSON.stringify(before) !== JSON.stringify(p)) changed++;
+        else if (JSON.stringify(before) !== JSON.stringify(p)) {
+          changed++;
+          // One kind of change per round: tracked fields, expiry, or enrichment only.
+          const keys = Object.keys({ ...before, ...p }).filter(
+            (k) =>
+              JSON.stringify(before[k as keyof PostingRecord]) !==
+              JSON.stringify(p[k as keyof PostingRecord]),
+          );
+          const enrichment = keys.every((k) => k === 'skills' || k === 'taxonomies');
+          const tracked = keys.every((k) => TRACKED.includes(k));
+          expect(enrichment || tracked, `${p.id}: ${keys.join(',')}`).toBe(true);
+        }
         if (before && p.expires_at && Date.parse(p.expires_at) <= at && before.expires_at !== p.expires_at)
           expired++;
         if (p.canonical_url)
