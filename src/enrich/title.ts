@@ -5,7 +5,7 @@ const ACRONYMS = new Set(
   (
     'AI ML IT HR QA UX UI VP SVP EVP CEO CTO CFO COO CIO CISO CMO CPO SRE SDR BDR AWS GCP SAP CRM ERP SEO SEM PR ' +
     'R&D EMEA APAC US USA UK EU NYC LA SF DC PHP SQL API iOS B2B B2C SAAS SaaS CNC HVAC CDL RN LPN CNA EHS HSE ' +
-    'II III IV PMO BI ETL GIS DBA MBA PHD CAD BIM PLC NLP LLM DEVOPS FP&A AR AP KYC AML GTM ABAP SOC NOC IAM'
+    'II III IV PMO BI ETL GIS DBA MBA PHD CAD BIM PLC NLP LLM FP&A AR AP KYC AML GTM ABAP SOC NOC IAM'
   )
     .split(' ')
     .map((s) => s.toUpperCase()),
@@ -15,8 +15,11 @@ const SMALL = new Set(
     ' ',
   ),
 );
-// Gender markers of German and French postings, kept as posted: "(m/w/d)", "(H/F)".
-const GENDER_RE = /^\(?[mwfdhx](?:\/[mwfdhx*]){1,3}\)?$/i;
+// Acronyms with a conventional mixed case.
+const MIXED: Record<string, string> = { DEVOPS: 'DevOps', IOS: 'iOS', SAAS: 'SaaS', PHD: 'PhD', MLOPS: 'MLOps' };
+// Gender markers: German "(m/w/d)" is written in lower case, French "H/F" in capitals.
+const GENDER_RE = /^\(?[mwdx](?:\/[mwdx*]){1,3}\)?$/i;
+const GENDER_FR_RE = /^\(?[hf]\/[hf]\)?$/i;
 
 function capitalise(word: string): string {
   return word.replace(/^(\P{L}*)(\p{L})/u, (_m, pre: string, c: string) => pre + c.toUpperCase());
@@ -43,7 +46,9 @@ export function displayTitle(title: string): string {
 
 function titleWord(word: string, first: boolean): string {
   if (GENDER_RE.test(word)) return word.toLowerCase();
+  if (GENDER_FR_RE.test(word)) return word.toUpperCase();
   const core = word.replace(/^[^\p{L}\p{N}&]+|[^\p{L}\p{N}&+#]+$/gu, '');
+  if (MIXED[core.toUpperCase()]) return word.replace(core, MIXED[core.toUpperCase()]);
   if (ACRONYMS.has(core.toUpperCase())) return word;
   // Hyphen and slash compounds: each part on its own ("FULL-STACK" → "Full-Stack", "DEVOPS/SRE" → "DevOps/SRE").
   return word
@@ -51,8 +56,8 @@ function titleWord(word: string, first: boolean): string {
     .map((part, i) => {
       if (part === '-' || part === '/') return part;
       const c = part.replace(/^[^\p{L}\p{N}&]+|[^\p{L}\p{N}&+#]+$/gu, '');
-      if (ACRONYMS.has(c.toUpperCase()))
-        return c.toUpperCase() === 'DEVOPS' ? part.replace(c, 'DevOps') : part;
+      if (MIXED[c.toUpperCase()]) return part.replace(c, MIXED[c.toUpperCase()]);
+      if (ACRONYMS.has(c.toUpperCase())) return part;
       const lower = part.toLowerCase();
       if (!first && i === 0 && SMALL.has(c.toLowerCase())) return lower;
       return capitalise(lower);
