@@ -16,12 +16,62 @@ export interface CompanyRow {
   profile: Record<string, unknown>;
 }
 
-/** The rendered profile: the stored profile plus jobs_count and updated_at. */
-const RENDER = `(c.profile || jsonb_build_object('jobs_count', c.jobs_count,
-   'updated_at', to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))::text`;
-const SUBSET = `jsonb_build_object('slug', c.slug, 'name', c.name, 'domain', c.profile->'domain',
-   'website', c.profile->'website', 'logo', c.profile->'logo', 'industry', c.profile->'industry',
-   'employee_count', c.profile->'employee_count')::text`;
+const PROFILE_KEYS = [
+  'slug',
+  'name',
+  'domain',
+  'website',
+  'logo',
+  'industry',
+  'type',
+  'description',
+  'slogan',
+  'specialties',
+  'employee_count',
+  'size_range',
+  'followers',
+  'founded_year',
+  'hq',
+  'funding',
+  'stock',
+  'affiliated_companies',
+  'data_tier',
+];
+const HQ_KEYS = ['country', 'region', 'locality', 'raw'];
+const FUNDING_KEYS = [
+  'rounds',
+  'last_round_type',
+  'last_round_date',
+  'last_round_amount_usd',
+  'total_investment_usd',
+  'fundingdb_slug',
+  'fundingdb_categories',
+];
+const SUBSET_KEYS = ['slug', 'name', 'domain', 'website', 'logo', 'industry', 'employee_count'];
+
+function ordered(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = o[k] ?? null;
+  return out;
+}
+
+/** The public profile in the spec's field order (jsonb keeps its own order, so it is rebuilt here). */
+export function renderProfile(
+  profile: Record<string, unknown>,
+  jobsCount: number,
+  updatedAt: string,
+): string {
+  const p = ordered(profile, PROFILE_KEYS);
+  if (p.hq) p.hq = ordered(p.hq as Record<string, unknown>, HQ_KEYS);
+  if (p.funding) p.funding = ordered(p.funding as Record<string, unknown>, FUNDING_KEYS);
+  p.specialties ??= [];
+  p.affiliated_companies ??= [];
+  return JSON.stringify({ ...p, jobs_count: jobsCount, updated_at: updatedAt });
+}
+
+export function renderSubset(profile: Record<string, unknown>): string {
+  return JSON.stringify(ordered(profile, SUBSET_KEYS));
+}
 
 /** Creates or updates profiles by slug; `updated_at` moves only when the profile changed. Returns the slugs written. */
 export async function upsertCompanies(client: pg.PoolClient, rows: CompanyRow[]): Promise<string[]> {
@@ -47,11 +97,29 @@ export async function upsertCompanies(client: pg.PoolClient, rows: CompanyRow[])
   return slugs;
 }
 
+/** Re-renders the stored JSON of these profiles (after a load or a jobs_count change). */
 export async function renderCompanies(client: pg.PoolClient | pg.Pool, slugs: string[]): Promise<void> {
   if (!slugs.length) return;
-  await client.query(
-    `UPDATE companies c SET profile_json = ${RENDER}, subset_json = ${SUBSET} WHERE c.slug = ANY($1::text[])`,
+  const { rows } = await client.query<{
+    slug: string;
+    profile: Record<string, unknown>;
+    jobs_count: number;
+    updated: string;
+  }>(
+    `SELECT slug, profile, jobs_count,
+            to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated
+       FROM companies WHERE slug = ANY($1::text[])`,
     [slugs],
+  );
+  await client.query(
+    `UPDATE companies c SET profile_json = r.profile_json, subset_json = r.subset_json
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS r(slug, profile_json, subset_json)
+      WHERE c.slug = r.slug`,
+    [
+      rows.map((r) => r.slug),
+      rows.map((r) => renderProfile(r.profile, r.jobs_count, r.updated)),
+      rows.map((r) => renderSubset(r.profile)),
+    ],
   );
 }
 
