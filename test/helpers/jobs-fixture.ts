@@ -283,7 +283,7 @@ const SPECS: Spec[] = [
     company: co('cedar-health'),
     age: 7.5,
     over: {
-      description_text: 'Care for patients in a busy clinic.',
+      description_html: '<p>Care for <b>patients</b> in a busy clinic.</p><script>alert(1)</script>',
       skills: ['triage'],
       taxonomies: ['Healthcare'],
       salary: { min: 40_000, max: 50_000, currency: 'GBP', unit: 'YEAR' },
