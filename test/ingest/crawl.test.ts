@@ -335,4 +335,61 @@ describe('crawler against a local server', () => {
     expect(crawler.state.validators).toEqual({});
     expect(sink.calls.expireCalls).toEqual([]);
   });
+
+  it('pages through Lever and Workday listings', async () => {
+    srv.routes.clear();
+    const lever = (i: number) => ({
+      id: `p-${i}`,
+      text: `Role ${i}`,
+      categories: { location: 'Lisbon' },
+      hostedUrl: `https://jobs.lever.co/tidewater/p-${i}`,
+    });
+    const all = Array.from({ length: 130 }, (_, i) => lever(i));
+    srv.set('GET', '/lever/v0/postings/tidewater?mode=json&skip=0&limit=100', {
+      body: JSON.stringify(all.slice(0, 100)),
+    });
+    srv.set('GET', '/lever/v0/postings/tidewater?mode=json&skip=100&limit=100', {
+      body: JSON.stringify(all.slice(100)),
+    });
+    // Workday: later pages report total 0; the first page's total is the real one.
+    const wd = (i: number) => ({
+      title: `Job ${i}`,
+      externalPath: `/job/X/Job-${i}_R-${i}`,
+      bulletFields: [`R-${i}`],
+    });
+    const list = Array.from({ length: 25 }, (_, i) => wd(i));
+    srv.set('POST', `${WD}/jobs`, (_req, body) => {
+      const { offset } = JSON.parse(body);
+      return {
+        body: JSON.stringify({ total: offset === 0 ? 25 : 0, jobPostings: list.slice(offset, offset + 20) }),
+      };
+    });
+    for (const p of list) {
+      srv.set('GET', `${WD}${p.externalPath}`, {
+        body: JSON.stringify({
+          jobPostingInfo: { title: p.title, jobReqId: p.bulletFields[0], startDate: '2026-05-20' },
+        }),
+      });
+    }
+    const boards = registry(srv.root).filter((b) => b.source === 'lever' || b.source === 'workday');
+    const sink = new MemorySink();
+    const crawler = new Crawler(sink, {
+      bases: bases(srv.root),
+      http: fastHttp(),
+      now: () => NOW,
+      detailConcurrency: 4,
+    });
+    const from = srv.log.length;
+    const reports = await crawler.round(boards);
+    expect(reports.map((r) => [r.board, r.status, r.postings])).toEqual([
+      ['lever/tidewater', 'ok', 130],
+      ['workday/nordkap.wd3/Careers', 'ok', 25],
+    ]);
+    expect(
+      srv.log
+        .slice(from)
+        .filter((l) => l.method === 'POST')
+        .map((l) => JSON.parse(l.body).offset),
+    ).toEqual([0, 20]);
+  });
 });

@@ -204,7 +204,8 @@ async function workday(ctx: FetchContext, board: Board): Promise<string> {
     // Only the first page carries the real total.
     if (page === 0) total = typeof doc.total === 'number' ? doc.total : 0;
     postings.push(...(doc.jobPostings as Record<string, unknown>[]));
-    if (doc.jobPostings.length < limit || postings.length >= total) break;
+    // A missing or zero total is not trusted: page on until a short page.
+    if (doc.jobPostings.length < limit || (total > 0 && postings.length >= total)) break;
   }
   const details: Record<string, unknown> = {};
   const kept: Record<string, unknown>[] = [];
