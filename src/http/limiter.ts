@@ -121,7 +121,8 @@ export class PgLimiter implements Limiter {
 }
 
 // KEYS: window (sorted set of request times), account's month counter, key's month counter.
-// ARGV: now ms, window ms, limit, quota, unique member, expiry of the month counters (epoch s).
+// ARGV: now ms, window ms, limit, quota, unique member, time to live of the month counters (s, from the
+// limiter's clock, so that an injected clock works too).
 // Returns {outcome, requests in window, oldest ms or -1}; outcome 0 admitted, 1 rate, 2 quota.
 export const TAKE_SCRIPT = `
 local now = tonumber(ARGV[1])
@@ -138,9 +139,9 @@ if count >= limit then return {1, count, oldest} end
 redis.call('ZADD', KEYS[1], now, ARGV[5])
 redis.call('PEXPIRE', KEYS[1], window)
 redis.call('INCR', KEYS[2])
-redis.call('EXPIREAT', KEYS[2], ARGV[6])
+redis.call('EXPIRE', KEYS[2], ARGV[6])
 redis.call('INCR', KEYS[3])
-redis.call('EXPIREAT', KEYS[3], ARGV[6])
+redis.call('EXPIRE', KEYS[3], ARGV[6])
 if oldest < 0 then oldest = now end
 return {0, count + 1, oldest}
 `;
@@ -209,7 +210,7 @@ export class RedisLimiter implements Limiter {
     const t = this.now();
     const month = monthOf(t);
     const k = redisKeys(this.prefix, owner.account_id, owner.key_id, month);
-    const expireAt = Math.floor(Date.parse(monthEnd(t)) / 1000) + COUNTER_KEEP_S;
+    const ttl = Math.ceil((Date.parse(monthEnd(t)) - t) / 1000) + COUNTER_KEEP_S;
     let r: number[];
     try {
       r = await (this.redis as unknown as { jpsTake: TakeCommand }).jpsTake(
@@ -221,7 +222,7 @@ export class RedisLimiter implements Limiter {
         owner.rate_limit,
         owner.monthly_quota,
         `${t}:${this.member}:${this.seq++}`,
-        expireAt,
+        ttl,
       );
     } catch (err) {
       this.down(err as Error);
