@@ -188,7 +188,10 @@ export class Crawler {
       report.updated = res.updated;
       report.unchanged = res.unchanged;
       report.folded = res.folded;
-      for (const r of res.rejected) reasons.push({ native_id: r.id, reason: r.reason });
+      for (const r of res.rejected) {
+        const native = r.id?.startsWith(`${board.source}:`) ? r.id.slice(board.source.length + 1) : r.id;
+        reasons.push({ native_id: native, reason: r.reason });
+      }
     }
     report.rejected = reasons.length;
     if (reasons.length) report.reasons = reasons.slice(0, 20);
