@@ -62,7 +62,16 @@ OPTIONS.allowedAttributes = { a: ['href', 'title', 'rel'] };
 
 /** Sanitised HTML. Idempotent: sanitising the output again gives the same string. */
 export function sanitizeDescription(html: string): string {
-  return sanitizeHtml(html, OPTIONS).trim();
+  if (typeof html !== 'string' || !html) return '';
+  // One pass can leave markup that a second parse nests differently ("<p><p></p></p>"): repeat until
+  // stable, so that sanitising stored output never changes it. Almost always two passes.
+  let out = sanitizeHtml(html, OPTIONS).trim();
+  for (let i = 0; i < 4; i++) {
+    const again = sanitizeHtml(out, OPTIONS).trim();
+    if (again === out) break;
+    out = again;
+  }
+  return out;
 }
 
 const BLOCK = /<\/(p|div|li|h[1-6]|tr|blockquote|pre|dt|dd|table|ul|ol)>|<br\s*\/?>|<hr\s*\/?>/gi;

@@ -21,7 +21,8 @@ const notePhrase = (f: string) => {
   maxWords = Math.max(maxWords, words.length);
 };
 for (const [token, aliases] of Object.entries(data.skills)) {
-  ALIAS.set(token, token);
+  // A token that is also an ordinary word ("go") is only matched in its exact-case forms.
+  if (!data.caseSensitive[token]) ALIAS.set(token, token);
   for (const a of aliases) {
     ALIAS.set(a, token);
     notePhrase(a);

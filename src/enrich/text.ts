@@ -8,11 +8,11 @@ import { eld } from 'eld/extrasmall';
 const VISA_NEG =
   /\b(?:(?:no|not|cannot|can ?not|can't|unable to|won't|will not|do not|does not|don't|doesn't|are not able to|is not able to|not able to|without(?: the need for| requiring| needing)?|neither|nor)\b[^.\n]{0,60}?\b(?:sponsor(?:ship|ing)?|visas?)\b|\bsponsorship (?:is |will )?(?:not|unavailable)\b|\bnot (?:offer|provide)(?:ing)? (?:visa |work permit )?sponsorship\b|\bkeine (?:visa|arbeitserlaubnis)|\bpas de (?:parrainage|sponsorisation)|\bno (?:ofrecemos|patrocinamos))/i;
 const VISA_POS =
-  /\b(?:visa sponsorship|sponsor(?:ship)? (?:of )?(?:your |a |the )?(?:work |employment )?(?:visas?|permits?)|(?:we|will|can|are able to|happy to) (?:\w+ )?sponsor\b|sponsorship (?:is )?(?:available|offered|provided)|h-?1b (?:sponsorship|transfer)|visa (?:support|assistance)|relocation and visa|work permit (?:support|assistance)|visum(?:s)?unterstützung|unterstützung (?:beim|bei der) visum|parrainage (?:de )?visa|patrocinio de visa)/i;
+  /\b(?:visa sponsorship|sponsor(?:ship)? (?:of )?(?:your |a |the )?(?:work |employment )?(?:visas?|permits?)|(?:we|will|can|are able to|happy to) (?:\w+ )?sponsor (?:\w+ ){0,2}(?:visas?|work permits?|h-?1b)|sponsorship (?:is )?(?:available|offered|provided)|h-?1b (?:sponsorship|transfer)|visa (?:support|assistance)|relocation and visa|work permit (?:support|assistance)|visum(?:s)?unterstützung|unterstützung (?:beim|bei der) visum|parrainage (?:de )?visa|patrocinio de visa)/i;
 
 /** true when sponsorship is offered, false when the text declines it, null when not mentioned. */
 export function visaSponsorship(text: string): boolean | null {
-  if (!/sponsor|visa|visum|parrainage|patrocin|work permit/i.test(text)) return null;
+  if (!/sponsor|visa|visum|parrainage|patrocin|work permit|h-?1b/i.test(text)) return null;
   if (VISA_NEG.test(text)) return false;
   if (VISA_POS.test(text)) return true;
   return null;
@@ -22,17 +22,17 @@ export function visaSponsorship(text: string): boolean | null {
 
 const HEADING = {
   requirements:
-    /^(?:requirements?|qualifications?|(?:minimum|basic|preferred|required) qualifications|what you(?:'ll| will)? (?:need|bring)|what we(?:'re| are) looking for|who you are|about you|you have|your profile|your skills|skills(?: and| &) (?:experience|qualifications)|must[- ]haves?|we expect|ihr profil|dein profil|das bringst du mit|was du mitbringst|was sie mitbringen|anforderungen|profil recherch[ée]|votre profil|ton profil|comp[ée]tences requises|requisitos|tu perfil|qu[ée] buscamos|perfil)\b/i,
+    /^(?:requirements?|qualifications?|(?:minimum|basic|preferred|required) qualifications|what you(?:'ll| will)? (?:need|bring)|what we(?:'re| are) looking for|who you are|about you|you have|your profile|your skills|skills(?: and| &) (?:experience|qualifications)|must[- ]haves?|we expect|ihr profil|dein profil|das bringst du mit|was du mitbringst|was sie mitbringen|anforderungen|profil recherch[ée]|votre profil|ton profil|comp[ée]tences requises|requisitos|tu perfil|qu[ée] buscamos|perfil)(?![\p{L}])/iu,
   responsibilities:
-    /^(?:(?:key |main |core )?responsibilities|what you(?:'ll| will) do|your role|the role|role overview|your (?:tasks|mission|impact)|duties|job duties|in this role|day[- ]to[- ]day|deine aufgaben|ihre aufgaben|aufgaben|das erwartet dich|vos missions|missions?|vos responsabilit[ée]s|tes missions|responsabilidades|funciones|tus tareas|qu[ée] har[áa]s)\b/i,
+    /^(?:(?:key |main |core )?responsibilities|what you(?:'ll| will) do|your role|the role|role overview|your (?:tasks|mission|impact)|duties|job duties|in this role|day[- ]to[- ]day|deine aufgaben|ihre aufgaben|aufgaben|das erwartet dich|vos missions|missions?|vos responsabilit[ée]s|tes missions|responsabilidades|funciones|tus tareas|qu[ée] har[áa]s)(?![\p{L}])/iu,
   benefits:
-    /^(?:benefits|perks(?: and benefits| & benefits)?|what we offer|what's in it for you|why (?:join us|you'll love working here|work with us)|we offer|our offer|compensation (?:and|&) benefits|wir bieten|was wir bieten|unser angebot|deine vorteile|benefits für dich|avantages|ce que nous offrons|nous offrons|ce qu'on t'offre|beneficios|ofrecemos|qu[ée] ofrecemos)\b/i,
+    /^(?:benefits|perks(?: and benefits| & benefits)?|what we offer|what's in it for you|why (?:join us|you'll love working here|work with us)|we offer|our offer|compensation (?:and|&) benefits|wir bieten|was wir bieten|unser angebot|deine vorteile|benefits für dich|avantages|ce que nous offrons|nous offrons|ce qu'on t'offre|beneficios|ofrecemos|qu[ée] ofrecemos)(?![\p{L}])/iu,
 };
 const ANY_HEADING = new RegExp(
   Object.values(HEADING)
     .map((r) => r.source)
     .join('|'),
-  'i',
+  'iu',
 );
 const BULLET_RE = /^(?:[-*•·▪◦–]|\d+[.)])\s*/;
 

@@ -16,7 +16,13 @@ const SMALL = new Set(
   ),
 );
 // Acronyms with a conventional mixed case.
-const MIXED: Record<string, string> = { DEVOPS: 'DevOps', IOS: 'iOS', SAAS: 'SaaS', PHD: 'PhD', MLOPS: 'MLOps' };
+const MIXED: Record<string, string> = {
+  DEVOPS: 'DevOps',
+  IOS: 'iOS',
+  SAAS: 'SaaS',
+  PHD: 'PhD',
+  MLOPS: 'MLOps',
+};
 // Gender markers: German "(m/w/d)" is written in lower case, French "H/F" in capitals.
 const GENDER_RE = /^\(?[mwdx](?:\/[mwdx*]){1,3}\)?$/i;
 const GENDER_FR_RE = /^\(?[hf]\/[hf]\)?$/i;

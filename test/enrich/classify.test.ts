@@ -58,7 +58,10 @@ describe('employment type: every source spelling', () => {
   });
 
   it('merges several values without duplicates and ignores non-strings', () => {
-    expect(mapEmploymentTypes(['Full-time', 'FULL_TIME', 'Contract', 3, null, ''])).toEqual(['FULL_TIME', 'CONTRACTOR']);
+    expect(mapEmploymentTypes(['Full-time', 'FULL_TIME', 'Contract', 3, null, ''])).toEqual([
+      'FULL_TIME',
+      'CONTRACTOR',
+    ]);
   });
 
   it.each([
@@ -145,7 +148,14 @@ describe('experience', () => {
 
   it('buckets', () => {
     expect([0, 1, 2, 4, 5, 9, 10, 20].map(experienceBucket)).toEqual([
-      '0-2', '0-2', '2-5', '2-5', '5-10', '5-10', '10+', '10+',
+      '0-2',
+      '0-2',
+      '2-5',
+      '2-5',
+      '5-10',
+      '5-10',
+      '10+',
+      '10+',
     ]);
   });
 });

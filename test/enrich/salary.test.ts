@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { SalaryInput } from '../../src/ingest/record.ts';
 import { parseSalaryText, salaryOf } from '../../src/enrich/salary.ts';
 
-type Row = [SalaryInput, string[] | undefined, [number | null, number | null, string, string, number | null, number | null] | null];
+type Row = [
+  SalaryInput,
+  string[] | undefined,
+  [number | null, number | null, string, string, number | null, number | null] | null,
+];
 
 // [input, posting countries, [min, max, currency, unit, annual_min, annual_max] or null]
 const CASES: Row[] = [
@@ -42,22 +46,54 @@ const CASES: Row[] = [
   [{ text: 'Salary: negotiable' }, undefined, null],
   [{ text: '90,000 - 120,000' }, undefined, null],
   // Structured, as adapters pass it.
-  [{ min: 100, max: 130, currency: 'USD', unit: 'per-year-salary' }, undefined, [100000, 130000, 'USD', 'YEAR', 100000, 130000]],
-  [{ min: 9000000, max: 12000000, currency: 'USD', unit: 'YEAR' }, undefined, [90000, 120000, 'USD', 'YEAR', 90000, 120000]],
+  [
+    { min: 100, max: 130, currency: 'USD', unit: 'per-year-salary' },
+    undefined,
+    [100000, 130000, 'USD', 'YEAR', 100000, 130000],
+  ],
+  [
+    { min: 9000000, max: 12000000, currency: 'USD', unit: 'YEAR' },
+    undefined,
+    [90000, 120000, 'USD', 'YEAR', 90000, 120000],
+  ],
   [{ min: 50, max: 60, currency: 'usd', unit: '1 HOUR' }, undefined, [50, 60, 'USD', 'HOUR', 104000, 124800]],
-  [{ min: 5000, max: 6000, currency: 'EUR', unit: 'monthly' }, undefined, [5000, 6000, 'EUR', 'MONTH', 60000, 72000]],
-  [{ min: 4000, max: 5000, currency: 'EUR', unit: 'per-month-salary' }, undefined, [4000, 5000, 'EUR', 'MONTH', 48000, 60000]],
-  [{ min: 30, max: 40, currency: 'USD', unit: 'per-hour-wage' }, undefined, [30, 40, 'USD', 'HOUR', 62400, 83200]],
-  [{ min: 55000, max: 65000, currency: 'EUR', unit: 'year' }, undefined, [55000, 65000, 'EUR', 'YEAR', 55000, 65000]],
+  [
+    { min: 5000, max: 6000, currency: 'EUR', unit: 'monthly' },
+    undefined,
+    [5000, 6000, 'EUR', 'MONTH', 60000, 72000],
+  ],
+  [
+    { min: 4000, max: 5000, currency: 'EUR', unit: 'per-month-salary' },
+    undefined,
+    [4000, 5000, 'EUR', 'MONTH', 48000, 60000],
+  ],
+  [
+    { min: 30, max: 40, currency: 'USD', unit: 'per-hour-wage' },
+    undefined,
+    [30, 40, 'USD', 'HOUR', 62400, 83200],
+  ],
+  [
+    { min: 55000, max: 65000, currency: 'EUR', unit: 'year' },
+    undefined,
+    [55000, 65000, 'EUR', 'YEAR', 55000, 65000],
+  ],
   [{ min: 80000, currency: 'GBP' }, undefined, [80000, null, 'GBP', 'YEAR', 80000, null]],
   [{ min: 3000, currency: 'EUR' }, undefined, [3000, null, 'EUR', 'MONTH', 36000, null]],
   [{ min: 20, max: 25, currency: 'USD' }, undefined, [20, 25, 'USD', 'HOUR', 41600, 52000]],
-  [{ min: 130000, max: 110000, currency: 'USD', unit: 'YEAR' }, undefined, [110000, 130000, 'USD', 'YEAR', 110000, 130000]],
+  [
+    { min: 130000, max: 110000, currency: 'USD', unit: 'YEAR' },
+    undefined,
+    [110000, 130000, 'USD', 'YEAR', 110000, 130000],
+  ],
   [{ min: 1, max: 2, currency: 'USD', unit: 'YEAR' }, undefined, null],
   [{ min: 15, max: 150000, currency: 'USD', unit: 'YEAR' }, undefined, null],
   [{ min: 0, max: 0, currency: 'USD', unit: 'YEAR' }, undefined, null],
   [{ min: 50000, max: 60000 }, undefined, null],
-  [{ min: 50000, max: 60000, currency: 'USD', unit: 'NONE' }, undefined, [50000, 60000, 'USD', 'YEAR', 50000, 60000]],
+  [
+    { min: 50000, max: 60000, currency: 'USD', unit: 'NONE' },
+    undefined,
+    [50000, 60000, 'USD', 'YEAR', 50000, 60000],
+  ],
 ];
 
 describe('salaryOf', () => {
