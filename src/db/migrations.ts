@@ -85,9 +85,9 @@ CREATE TABLE jobs (
   org_name          text NOT NULL,
   org_key           text NOT NULL,           -- lower(org_name)
   title_raw         text NOT NULL,           -- the stored title that the title filter searches
-  collapse_key      text NOT NULL,           -- company + display title, for collapse
-  dedupe_key        text NOT NULL,           -- employer + normalised title + location
-  canonical_url     text,
+  collapse_key      text NOT NULL,           -- digest of company + display title, for collapse
+  dedupe_key        text NOT NULL,           -- digest of employer + normalised title + location
+  canonical_url     text,                    -- digest of the canonical URL, to match copies
   desc_sig          text,                    -- SimHash of the description, for near-identical copies
   posted_at         timestamptz NOT NULL,    -- falls back to created_at
   created_at        timestamptz NOT NULL,

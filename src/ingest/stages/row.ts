@@ -91,6 +91,11 @@ const norm = (s: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 
+/** Match keys are stored as digests: fixed size, so no posting can outgrow a B-tree entry. */
+function digest(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 22);
+}
+
 /** Canonical form of a URL for matching copies: host lower-cased, tracking parameters and fragment dropped. */
 export function canonicalUrl(raw: string): string {
   try {
@@ -215,9 +220,9 @@ export function buildContent(
     org_name: rec.company.name,
     org_key: rec.company.name.toLowerCase(),
     title_raw: rec.title,
-    collapse_key: `${companySlug ?? `~${norm(rec.company.name)}`}|${norm(e.title)}`,
-    dedupe_key: `${companySlug ?? norm(rec.company.name)}|${norm(rec.title)}|${locKey}`,
-    canonical_url: canonicalUrl(rec.canonical_url ?? rec.url),
+    collapse_key: digest(`${companySlug ?? `~${norm(rec.company.name)}`}|${norm(e.title)}`),
+    dedupe_key: digest(`${companySlug ?? norm(rec.company.name)}|${norm(rec.title)}|${locKey}`),
+    canonical_url: digest(canonicalUrl(rec.canonical_url ?? rec.url)),
     desc_sig: simhash(e.description_text),
     posted_at: iso(rec.posted_at),
     expires_at: iso(rec.expires_at),
