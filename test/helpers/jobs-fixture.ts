@@ -142,7 +142,13 @@ interface Loc {
   remote?: boolean;
   raw?: string[];
 }
-const loc = (country: string, city: string | null, region: string | null, continent: string, remote = false): Loc => ({
+const loc = (
+  country: string,
+  city: string | null,
+  region: string | null,
+  continent: string,
+  remote = false,
+): Loc => ({
   countries: [country],
   cities: city ? [city] : null,
   regions: region ? [region] : null,
@@ -568,6 +574,7 @@ function posting(s: Spec, now: number): CanonicalLine {
 export interface Fixture extends TestApp {
   now: number;
   /** GET with the key; parses the JSON body. */
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies of every shape, checked by the tests
   json(url: string): Promise<{ status: number; body: any }>;
   /** The sorted ids of a search (all pages, limit 200). */
   search(qs: string): Promise<string[]>;

@@ -4,7 +4,13 @@ import type { CanonicalLine } from '../../src/ingest/record.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { SIZE_BUCKETS } from '../../src/http/params/enums.ts';
-import { COMPANIES, COMPANY_ORDER, createJobsFixture, expect400, type Fixture } from '../helpers/jobs-fixture.ts';
+import {
+  COMPANIES,
+  COMPANY_ORDER,
+  createJobsFixture,
+  expect400,
+  type Fixture,
+} from '../helpers/jobs-fixture.ts';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -51,7 +57,10 @@ describe('GET /v1/companies filters (exact slugs, fixed order)', () => {
     ['employee_count_lt=150', ['gamma-labs', 'blue-fjord']],
     ['employee_count_lt=151', ['gamma-labs', 'blue-fjord', 'echo-media', 'fern-finance']],
     ['employee_count_gte=150&employee_count_lt=800', ['echo-media', 'fern-finance', 'hollow']],
-    ['has_jobs=true', ordered('acme-cloud', 'blue-fjord', 'cedar-health', 'delta-motors', 'echo-media', 'fern-finance')],
+    [
+      'has_jobs=true',
+      ordered('acme-cloud', 'blue-fjord', 'cedar-health', 'delta-motors', 'echo-media', 'fern-finance'),
+    ],
     ['has_jobs=false', ['gamma-labs', 'hollow']],
     ['has_jobs=true&industry=software%20development', ['acme-cloud', 'blue-fjord']],
     ['has_jobs=false&country=CA', ['gamma-labs']],
@@ -95,7 +104,9 @@ describe('GET /v1/companies filters (exact slugs, fixed order)', () => {
 
   it('jobs_count counts live jobs only: expired and folded duplicates do not count', async () => {
     const { body } = await f.json('/v1/companies?limit=200');
-    const counts = Object.fromEntries(body.data.map((c: { slug: string; jobs_count: number }) => [c.slug, c.jobs_count]));
+    const counts = Object.fromEntries(
+      body.data.map((c: { slug: string; jobs_count: number }) => [c.slug, c.jobs_count]),
+    );
     expect(counts).toEqual({
       'acme-cloud': 6,
       'blue-fjord': 3,
@@ -207,17 +218,19 @@ describe('GET /v1/companies/{slug}', () => {
 describe('the refresher after jobs expire', () => {
   it('jobs_count and has_jobs follow the live population after runRefresh', async () => {
     // Fern Finance's three postings are reported gone.
-    const gone: CanonicalLine[] = (await Promise.all(['personio:p06', 'workable:p13', 'personio:p36'].map((x) => f.json(`/v1/jobs/${q(x)}`)))).map(
-      ({ body }) => ({
-        kind: 'posting',
-        id: body.id,
-        source: body.source,
-        title: 'x',
-        company: { name: 'Fern Finance', slug: 'fern-finance' },
-        url: body.url,
-        gone: true,
-      }),
-    );
+    const gone: CanonicalLine[] = (
+      await Promise.all(
+        ['personio:p06', 'workable:p13', 'personio:p36'].map((x) => f.json(`/v1/jobs/${q(x)}`)),
+      )
+    ).map(({ body }) => ({
+      kind: 'posting',
+      id: body.id,
+      source: body.source,
+      title: 'x',
+      company: { name: 'Fern Finance', slug: 'fern-finance' },
+      url: body.url,
+      gone: true,
+    }));
     const report = await ingestRecords(f.db, gone);
     expect(report.rejected).toEqual([]);
     expect(report.expired).toBe(3);
@@ -226,7 +239,13 @@ describe('the refresher after jobs expire', () => {
     await runRefresh(f.db);
     expect((await f.json('/v1/companies/fern-finance')).body.jobs_count).toBe(0);
     expect(await slugs('has_jobs=false')).toEqual(['gamma-labs', 'fern-finance', 'hollow']);
-    expect(await slugs('has_jobs=true')).toEqual(['acme-cloud', 'cedar-health', 'blue-fjord', 'delta-motors', 'echo-media']);
+    expect(await slugs('has_jobs=true')).toEqual([
+      'acme-cloud',
+      'cedar-health',
+      'blue-fjord',
+      'delta-motors',
+      'echo-media',
+    ]);
     // The embedded profile of a job and the company search agree.
     const job = (await f.json('/v1/jobs/personio%3Ap06')).body;
     expect(job.company).toEqual((await f.json('/v1/companies/fern-finance')).body);

@@ -91,7 +91,8 @@ describe('cursor and offset paging', () => {
   it('offset is ignored when cursor is given', async () => {
     const first = (await f.json('/v1/jobs?limit=3')).body;
     const a = (await f.json(`/v1/jobs?limit=3&cursor=${encodeURIComponent(first.next_cursor)}`)).body;
-    const b = (await f.json(`/v1/jobs?limit=3&offset=7&cursor=${encodeURIComponent(first.next_cursor)}`)).body;
+    const b = (await f.json(`/v1/jobs?limit=3&offset=7&cursor=${encodeURIComponent(first.next_cursor)}`))
+      .body;
     expect(b.data).toEqual(a.data);
     expect('offset' in b).toBe(false);
   });
@@ -146,7 +147,9 @@ describe('cursor integrity', () => {
 describe('collapse', () => {
   for (const value of ['true', 'title,organization']) {
     it(`collapse=${value}: groups, newest of each, openings, collapsed:true, no next_cursor`, async () => {
-      const { status, body } = await f.json(`/v1/jobs?collapse=${encodeURIComponent(value)}&organization=acme`);
+      const { status, body } = await f.json(
+        `/v1/jobs?collapse=${encodeURIComponent(value)}&organization=acme`,
+      );
       expect(status).toBe(200);
       expect(body.collapsed).toBe(true);
       expect('next_cursor' in body).toBe(false);

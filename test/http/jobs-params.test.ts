@@ -149,7 +149,9 @@ describe('bad values give 400 naming the parameter', () => {
   it('traps say what to use instead', async () => {
     expect((await expect400(f, '/v1/jobs?location=Berlin', 'location')).hint).toMatch(/country|city|region/);
     expect((await expect400(f, '/v1/jobs?salary_min=1', 'salary_min')).hint).toMatch(/salary_gte/);
-    expect((await expect400(f, '/v1/jobs?posted_since=1', 'posted_since')).hint).toMatch(/time_frame|posted_gte/);
+    expect((await expect400(f, '/v1/jobs?posted_since=1', 'posted_since')).hint).toMatch(
+      /time_frame|posted_gte/,
+    );
   });
 
   const enums: [string, readonly string[]][] = [
@@ -229,7 +231,14 @@ describe('GET /v1/jobs/count', () => {
     expect(Object.keys(body)).toEqual(['count']);
     expect(body.count).toBe((await f.search('country=US&remote=false')).length);
   });
-  for (const qs of ['limit=10', 'offset=0', 'cursor=abc', 'description_format=text', 'location=x', 'country=XX']) {
+  for (const qs of [
+    'limit=10',
+    'offset=0',
+    'cursor=abc',
+    'description_format=text',
+    'location=x',
+    'country=XX',
+  ]) {
     it(`rejects ${qs}`, async () => {
       await expect400(f, `/v1/jobs/count?${qs}`, qs.split('=')[0]);
     });
@@ -272,7 +281,11 @@ describe('GET /v1/jobs/{id}', () => {
     await expect400(f, `/v1/jobs/${q(id(8))}?description_format=pdf`, 'description_format');
     await expect400(f, `/v1/jobs/${q(id(8))}?country=US`, 'country');
     await expect400(f, `/v1/jobs/${q(id(8))}?limit=1`, 'limit');
-    await expect400(f, `/v1/jobs/${q(id(8))}?description_format=text&description_format=text`, 'description_format');
+    await expect400(
+      f,
+      `/v1/jobs/${q(id(8))}?description_format=text&description_format=text`,
+      'description_format',
+    );
     // A 404 id with a bad parameter: the parameter is checked first.
     await expect400(f, '/v1/jobs/nope?x=1', 'x');
   });

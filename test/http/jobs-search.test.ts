@@ -197,7 +197,9 @@ describe('GET /v1/jobs filters: exact id sets', () => {
     expect(late > early).toBe(true);
     expect(await f.search(`created_gte=${q(late)}`)).toEqual(ids(35, 36, 37));
     expect(await f.search(`created_lt=${q(late)}`)).toEqual(ids(...liveExcept(35, 36, 37)));
-    expect(await f.search(`created_gte=${q(early)}&created_lt=${q(late)}`)).toEqual(ids(...liveExcept(35, 36, 37)));
+    expect(await f.search(`created_gte=${q(early)}&created_lt=${q(late)}`)).toEqual(
+      ids(...liveExcept(35, 36, 37)),
+    );
   });
 
   it('the title filter searches the stored title while the displayed one is de-capitalised', async () => {
