@@ -66,12 +66,54 @@ export function sanitizeDescription(html: string): string {
   // One pass can leave markup that a second parse nests differently ("<p><p></p></p>"): repeat until
   // stable, so that sanitising stored output never changes it. Almost always two passes.
   let out = sanitizeHtml(html, OPTIONS).trim();
+  if (wellNested(out)) return out;
   for (let i = 0; i < 4; i++) {
     const again = sanitizeHtml(out, OPTIONS).trim();
     if (again === out) break;
     out = again;
   }
   return out;
+}
+
+const TAG_RE = /<(\/?)([a-z0-9]+)[^>]*>/g;
+const VOID = new Set(['br', 'hr']);
+// Elements a parser closes an open <p> for: nested inside a <p>, they re-nest on a second parse.
+const CLOSES_P = new Set([
+  'p',
+  'div',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'blockquote',
+  'pre',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
+
+/** Cheap check that sanitised output is already what a re-parse gives: tags balanced, no block in a <p>. */
+function wellNested(html: string): boolean {
+  const stack: string[] = [];
+  for (const m of html.matchAll(TAG_RE)) {
+    const name = m[2];
+    if (VOID.has(name)) {
+      if (name === 'hr' && stack.includes('p')) return false;
+      continue;
+    }
+    if (m[1]) {
+      if (stack.pop() !== name) return false;
+    } else {
+      if (CLOSES_P.has(name) && stack.includes('p')) return false;
+      if ((name === 'li' || name === 'dt' || name === 'dd') && stack[stack.length - 1] === name) return false;
+      stack.push(name);
+    }
+  }
+  return stack.length === 0;
 }
 
 const BLOCK = /<\/(p|div|li|h[1-6]|tr|blockquote|pre|dt|dd|table|ul|ol)>|<br\s*\/?>|<hr\s*\/?>/gi;
