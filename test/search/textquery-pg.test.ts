@@ -64,6 +64,8 @@ describe('compiled queries in PostgreSQL', () => {
     ['"head of sales"', "'head' <2> 'sale'"],
     ["o'reilly", "'o' <-> 'reilli'"],
     ['jane@example.com', "'jane@example.com'"],
+    ['of-the', "'of-th'"],
+    ['"t-shirt of the month"', "'t-shirt' <2> 'shirt' <3> 'month'"],
   ];
   it.each(web)('web %j → %s', async (input, pgText) => {
     const res = await expectUsable(parseWebQuery(input));
@@ -196,6 +198,8 @@ const OPERAND = fc.constantFrom(
   "'the of'",
   'full-stack',
   'node.js',
+  't-he',
+  "o'reilly",
 );
 const OPERATOR = fc.constantFrom(' & ', ' | ', ' <-> ', ' <2> ', ' <0> ', '&', '|', '<->');
 const expr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({

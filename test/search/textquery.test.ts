@@ -42,6 +42,7 @@ describe('parseWebQuery', () => {
     ['node.js c++ full-stack', "'node.js' & 'c++' & 'full-stack'"],
     ['c# .net', "'c#' & '.net'"],
     ['the manager', "'manager'"],
+    ['of-the', "'of-the'"], // a hyphenated word is indexed whole, and is not a stop word
     ['manager -the', "'manager'"],
     ['the OR manager', "'manager'"],
     ['head "of sales"', "'head' & 'of sales'"],
@@ -91,6 +92,7 @@ describe('parseWebQuery', () => {
     ['!!! ()', NO_TERM],
     ["don't", NO_TERM],
     ['-the', NO_TERM],
+    ['the- the--a', NO_TERM],
     ['"OR"', NO_TERM], // quoted, OR is the stop word "or"
     ['""', NO_TERM],
     ['\u0130s', NO_TERM], // glibc lowercases İ to i: "is"

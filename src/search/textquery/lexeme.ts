@@ -41,9 +41,14 @@ export function termWords(sanitized: string): number {
   return sanitized === '' ? 0 : sanitized.split(' ').length;
 }
 
-// A character PostgreSQL treats as a word character whatever the database locale (C or a UTF-8 one).
-function isSureLetter(ch: string, cp: number): boolean {
-  if (isAsciiAlnum(cp)) return true;
+// Characters PostgreSQL treats as word characters whatever the database locale (C or a UTF-8 one).
+function isSureAlnum(ch: string): boolean {
+  return isAsciiAlnum(ch.codePointAt(0)!) || isSureLetter(ch);
+}
+
+function isSureLetter(ch: string): boolean {
+  const cp = ch.codePointAt(0)!;
+  if ((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)) return true;
   return cp > 0x7f && cp < 0x10000 && LETTER.test(ch) && !RECENT_BMP_LETTERS.has(cp);
 }
 
@@ -59,10 +64,15 @@ function isStopWord(run: string): boolean {
  * (only stop words, marks, exotic digits) the term counts as having no lexeme.
  */
 export function hasLexeme(sanitized: string): boolean {
+  // Letters joined by one hyphen form a hyphenated word ('t-shirt', 'of-the'), indexed whole and never a
+  // stop word.
+  const chars = Array.from(sanitized);
+  for (let i = 1; i + 1 < chars.length; i++) {
+    if (chars[i] === '-' && isSureLetter(chars[i - 1]) && isSureLetter(chars[i + 1])) return true;
+  }
   let run = '';
   for (const ch of `${sanitized} `) {
-    const cp = ch.codePointAt(0)!;
-    if (isSureLetter(ch, cp)) {
+    if (isSureAlnum(ch)) {
       run += ch;
       continue;
     }
