@@ -28,9 +28,16 @@ export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promis
   return req.collapse ? searchCollapsed(ctx, req) : searchFlat(ctx, req);
 }
 
+/** The filters with every list sorted: a list is a set, so its order does not change the query. */
+function canonicalFilters(f: JobFilters): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(f).map(([k, v]) => [k, Array.isArray(v) ? [...v].sort() : v]));
+}
+
 async function searchFlat(ctx: SearchContext, req: SearchRequest): Promise<string> {
-  const fp = fingerprint('jobs', req.filters as Record<string, unknown>);
-  const after: CursorPosition | undefined = req.cursor ? decodeCursor(ctx.cursorSecret, fp, req.cursor) : undefined;
+  const fp = fingerprint('jobs', canonicalFilters(req.filters));
+  const after: CursorPosition | undefined = req.cursor
+    ? decodeCursor(ctx.cursorSecret, fp, req.cursor)
+    : undefined;
 
   const q = new Sql();
   applyJobFilters(q, req.filters);
@@ -56,7 +63,8 @@ async function searchFlat(ctx: SearchContext, req: SearchRequest): Promise<strin
   const more = hits.length > req.limit;
   const page = hits.slice(0, req.limit);
   const last = page[page.length - 1];
-  const next = more && last ? JSON.stringify(encodeCursor(ctx.cursorSecret, fp, { at: last.pos, id: last.id })) : 'null';
+  const next =
+    more && last ? JSON.stringify(encodeCursor(ctx.cursorSecret, fp, { at: last.pos, id: last.id })) : 'null';
   const data = jsonArray(page.map((r) => renderJob(r)));
   const offsetPart = after ? '' : `,"offset":${req.offset}`;
   return `{"data":${data},"total":${total},"limit":${req.limit}${offsetPart},"next_cursor":${next}}`;
@@ -100,7 +108,11 @@ export async function countJobs(ctx: SearchContext, filters: JobFilters, collaps
 }
 
 /** A job by id with the full company profile; expired jobs too, folded duplicates never. */
-export async function getJob(ctx: SearchContext, id: string, fmt: DescriptionFormat): Promise<string | undefined> {
+export async function getJob(
+  ctx: SearchContext,
+  id: string,
+  fmt: DescriptionFormat,
+): Promise<string | undefined> {
   const { rows } = await ctx.pool.query(
     `SELECT j.doc, coalesce(c.profile_json, j.company_fallback) AS company, ${descriptionColumn(fmt)} AS description
      FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug

@@ -137,6 +137,19 @@ describe('cursor integrity', () => {
     expect(b.body.data.slice(0, 2)).toEqual(a.body.data);
   });
 
+  it('the same values of a list in another order are the same query', async () => {
+    const first = (await f.json('/v1/jobs?limit=2&country=US,DE,NO&taxonomies=Software,Engineering')).body;
+    expect(first.total).toBe(5);
+    const c = encodeURIComponent(first.next_cursor);
+    const a = await f.json(`/v1/jobs?limit=2&country=US,DE,NO&taxonomies=Software,Engineering&cursor=${c}`);
+    const b = await f.json(
+      `/v1/jobs?limit=2&taxonomies=Engineering,Software&country=NO,Germany,US,US&cursor=${c}`,
+    );
+    expect(a.status).toBe(200);
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    expect(b.body.data).toEqual(a.body.data);
+  });
+
   it('a cursor is a 400 with collapse', async () => {
     const res = await f.json(`/v1/jobs?collapse=true&cursor=${encodeURIComponent(cursor)}`);
     expect(res.status).toBe(400);
