@@ -52,7 +52,8 @@ export function applyJobFilters(q: Sql, f: JobFilters): void {
   if (f.title) q.and(`j.title_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.title)})`);
   if (f.title_advanced) q.and(`j.title_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.title_advanced)})`);
   if (f.description) q.and(`j.text_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.description)})`);
-  if (f.description_advanced) q.and(`j.text_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.description_advanced)})`);
+  if (f.description_advanced)
+    q.and(`j.text_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.description_advanced)})`);
   if (f.organization) q.and(`j.org_key LIKE ${q.v(`%${likeEscape(f.organization.toLowerCase())}%`)}`);
   if (f.exclude_organization) q.and(`NOT (j.org_key = ANY(${q.v(f.exclude_organization)}::text[]))`);
 
@@ -66,13 +67,17 @@ export function applyJobFilters(q: Sql, f: JobFilters): void {
   if (f.funding_lt !== undefined) company.push(`c.total_funding < ${q.v(f.funding_lt)}`);
   if (f.company_country) company.push(`c.hq_country = ANY(${q.v(f.company_country)}::text[])`);
   if (f.domain) company.push(`c.domain = ANY(${q.v(f.domain)}::text[])`);
-  if (company.length) q.and(`j.company_slug IN (SELECT c.slug FROM companies c WHERE ${company.join(' AND ')})`);
+  if (company.length)
+    q.and(`j.company_slug IN (SELECT c.slug FROM companies c WHERE ${company.join(' AND ')})`);
 
   if (f.country) q.and(`j.country_codes && ${q.v(f.country)}::text[]`);
   if (f.city) q.and(`j.cities && ${q.v(f.city)}::text[]`);
   if (f.region) q.and(`j.regions && ${q.v(f.region)}::text[]`);
   if (f.continent) q.and(`j.continents && ${q.v(f.continent)}::text[]`);
-  if (f.remote !== undefined) q.and(`j.remote = ${q.v(f.remote)}`);
+  // false means on-site or hybrid only, so a job counts as remote when either its flag or its
+  // arrangement says so; true and false are complements.
+  if (f.remote === true) q.and(`(j.remote OR j.work_arrangement = 'Remote')`);
+  if (f.remote === false) q.and(`NOT j.remote AND j.work_arrangement IS DISTINCT FROM 'Remote'`);
   if (f.work_arrangement) q.and(`j.work_arrangement = ANY(${q.v(f.work_arrangement)}::text[])`);
   if (f.skill) q.and(`j.skills @> ${q.v(f.skill)}::text[]`);
   if (f.taxonomies) q.and(`j.taxonomies && ${q.v(f.taxonomies)}::text[]`);

@@ -1,5 +1,7 @@
 // /v1/jobs filters on the hand-made fixture: every parameter of the spec's tables gives its exact id set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestRecords } from '../../src/ingest/pipeline.ts';
+import { createTestApp } from '../helpers/app.ts';
 import { createJobsFixture, type Fixture, id, ids, LIVE, liveExcept } from '../helpers/jobs-fixture.ts';
 
 let f: Fixture;
@@ -292,6 +294,64 @@ describe('rendering of search rows', () => {
       expect(j.location).toBeTypeOf('object');
       expect(j.location).not.toBeNull();
       expect('openings' in j).toBe(false);
+    }
+  });
+});
+
+describe('remote when location.remote and work_arrangement disagree', () => {
+  it('false gives on-site or hybrid jobs without the remote flag; true gives the rest', async () => {
+    const t = await createTestApp({ sample: false });
+    try {
+      const base = {
+        kind: 'posting' as const,
+        source: 'greenhouse',
+        company: { name: 'Split Co' },
+        description_text: 'Duties.',
+        posted_at: '2026-11-01T00:00:00Z',
+      };
+      const loc = (remote: boolean) => ({ remote, countries: ['Germany'] });
+      await ingestRecords(t.db, [
+        {
+          ...base,
+          id: 'greenhouse:a',
+          title: 'Alpha',
+          url: 'https://x.example/a',
+          location: loc(false),
+          work_arrangement: 'Remote',
+        },
+        {
+          ...base,
+          id: 'greenhouse:b',
+          title: 'Beta',
+          url: 'https://x.example/b',
+          location: loc(true),
+          work_arrangement: 'Hybrid',
+        },
+        {
+          ...base,
+          id: 'greenhouse:c',
+          title: 'Gamma',
+          url: 'https://x.example/c',
+          location: loc(false),
+          work_arrangement: 'Hybrid',
+        },
+        {
+          ...base,
+          id: 'greenhouse:d',
+          title: 'Delta',
+          url: 'https://x.example/d',
+          location: loc(true),
+          work_arrangement: 'Remote',
+        },
+      ]);
+      const got = async (qs: string) =>
+        (JSON.parse((await t.get(`/v1/jobs?${qs}`)).body).data as { id: string }[]).map((j) => j.id).sort();
+      const off = await got('remote=false');
+      expect(off).toEqual(['greenhouse:c']);
+      expect(await got('remote=0')).toEqual(off);
+      expect(await got('remote=true')).toEqual(['greenhouse:a', 'greenhouse:b', 'greenhouse:d']);
+    } finally {
+      await t.close();
     }
   });
 });
