@@ -18,7 +18,9 @@ const say = (msg: string) => process.stderr.write(`${msg}\n`);
 
 async function serve(config: Config, db: Db, announce: boolean, key?: string): Promise<() => Promise<void>> {
   const cursorSecret = (await getSetting(db.write, 'cursor_secret'))!;
-  const limiter = await createLimiter(config, db);
+  const limiter = await createLimiter(config, db, {
+    log: (level, msg) => say(`rate limiter ${level}: ${msg}`),
+  });
   const app = await buildApp({
     ctx: { db, config, cursorSecret, version, fullTextSearch: config.FULL_TEXT_SEARCH },
     limiter,

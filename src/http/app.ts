@@ -36,7 +36,8 @@ export interface App {
 }
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
-  const { ctx, limiter } = opts;
+  const { limiter } = opts;
+  const ctx = { ...opts.ctx, limiter };
   const app = Fastify({
     logger:
       opts.logger === false

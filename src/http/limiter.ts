@@ -299,7 +299,7 @@ export interface LimiterHealth {
 
 /** What /v1/health reports about the limiter's shared store. */
 export async function limiterHealth(limiter: Limiter): Promise<LimiterHealth> {
-  const store = (limiter as { store?: string }).store ?? 'unknown';
+  const store = limiter.store;
   if (await limiter.healthy()) return { store, status: 'ok' };
   return store === 'redis'
     ? { store, status: 'unavailable', failing_open: true }

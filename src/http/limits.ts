@@ -9,6 +9,8 @@ export interface LimitDecision {
 }
 
 export interface Limiter {
+  /** Where the counters live: memory, postgres or redis. */
+  readonly store: string;
   /** Counts the request; throws the 429 ApiError when over the limit or quota. */
   take(owner: KeyOwner): Promise<LimitDecision>;
   /** For health: whether the shared store answers. */

@@ -219,7 +219,19 @@ const schemas: Record<string, unknown> = {
   },
   Health: {
     type: 'object',
-    properties: { status: { type: 'string', enum: ['ok', 'unavailable'] }, jobs: int },
+    properties: {
+      status: { type: 'string', enum: ['ok', 'unavailable'] },
+      jobs: int,
+      limiter: {
+        type: 'object',
+        description: "The rate limiter's shared store; while Redis is away the service fails open.",
+        properties: {
+          store: str,
+          status: { type: 'string', enum: ['ok', 'unavailable'] },
+          failing_open: { type: 'boolean' },
+        },
+      },
+    },
     required: ['status'],
   },
   Error: {
@@ -239,6 +251,13 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Database unavailable or query timed out',
 };
 
+const int32 = { schema: { type: 'integer' } };
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Requests allowed per sliding 60 seconds', ...int32 },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window', ...int32 },
+  'X-RateLimit-Reset': { description: 'Seconds until the window frees a request', ...int32 },
+};
+
 function parameter(def: ParamDef) {
   return {
     name: def.name,
@@ -251,8 +270,18 @@ function parameter(def: ParamDef) {
 
 export function buildOpenApi(routes: RouteDef[], version: string) {
   const paths: Record<string, unknown> = {};
-  const errorResponse = (s: number) => ({
+  const errorResponse = (s: number, auth: boolean) => ({
     description: STATUS_TEXT[s] ?? 'Error',
+    ...(auth && s !== 401
+      ? {
+          headers: {
+            ...RATE_HEADERS,
+            ...(s === 429
+              ? { 'Retry-After': { description: 'Seconds to wait (per-minute limit only)', ...int32 } }
+              : {}),
+          },
+        }
+      : {}),
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   });
   for (const r of routes) {
@@ -281,10 +310,11 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
     const responses: Record<string, unknown> = {
       200: {
         description: 'Success',
+        ...(r.auth ? { headers: RATE_HEADERS } : {}),
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${r.response}` } } },
       },
     };
-    for (const s of r.statuses) responses[s] = errorResponse(s);
+    for (const s of r.statuses) responses[s] = errorResponse(s, r.auth);
     paths[path] = {
       get: {
         summary: r.summary,

@@ -6,6 +6,7 @@ import { refreshJobsCounts } from '../db/companies-write.ts';
 import { purgeExpired } from '../db/jobs-write.ts';
 import type { Db } from '../db/pool.ts';
 import { refreshCoverage } from '../db/stats.ts';
+import { purgeRateHits } from '../db/usage.ts';
 import { expireDue } from '../ingest/pipeline.ts';
 
 const EXPIRY_LOCK = 7_410_010;
@@ -31,6 +32,8 @@ export async function runExpiry(db: Db, config: Config): Promise<void> {
   await exclusively(db, EXPIRY_LOCK, async () => {
     await expireDue(db);
     await purgeExpired(db.write, config.EXPIRED_RETENTION_DAYS);
+    // Window rows of keys that stopped sending requests (active keys clean their own).
+    await purgeRateHits(db.write, Date.now());
   });
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgLimiter } from '../../src/http/limiter.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -169,5 +170,30 @@ describe('health and meta', () => {
       education: 40,
       language: 100,
     });
+  });
+});
+
+describe('health with a limiter', () => {
+  it('reports the limiter store and stays exempt from limits', async () => {
+    const limited = await createTestApp({ sample: false });
+    const app = await (await import('../../src/http/app.ts')).buildApp({
+      ctx: {
+        db: limited.db,
+        config: limited.db.config,
+        cursorSecret: 's',
+        version: '1.0.0',
+        fullTextSearch: true,
+      },
+      limiter: new PgLimiter(limited.db.write),
+      logger: false,
+    });
+    try {
+      const r = await app.fastify.inject({ url: '/v1/health' });
+      expect(r.json()).toEqual({ status: 'ok', jobs: 0, limiter: { store: 'postgres', status: 'ok' } });
+      expect(r.headers['x-ratelimit-limit']).toBeUndefined();
+    } finally {
+      await app.close();
+      await limited.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 // /v1/meta and /v1/health.
 import { liveStats, refreshCoverage, storedCoverage } from '../../db/stats.ts';
+import { limiterHealth } from '../limiter.ts';
 import type { RouteDef } from './types.ts';
 
 export const metaRoutes: RouteDef[] = [
@@ -33,11 +34,13 @@ export const metaRoutes: RouteDef[] = [
     response: 'Health',
     statuses: [503],
     async handle(ctx) {
+      // A limiter store that is away does not make the service unavailable (it fails open); it is reported.
+      const limiter = ctx.limiter ? { limiter: await limiterHealth(ctx.limiter) } : {};
       try {
         const stats = await liveStats(ctx.db.read);
-        return { body: JSON.stringify({ status: 'ok', jobs: stats.jobs }) };
+        return { body: JSON.stringify({ status: 'ok', jobs: stats.jobs, ...limiter }) };
       } catch {
-        return { status: 503, body: JSON.stringify({ status: 'unavailable', jobs: null }) };
+        return { status: 503, body: JSON.stringify({ status: 'unavailable', jobs: null, ...limiter }) };
       }
     },
   },

@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/pool.ts';
+import type { Limiter } from '../limits.ts';
 import type { Endpoint } from '../params/registry.ts';
 
 export interface AppContext {
@@ -10,6 +11,8 @@ export interface AppContext {
   cursorSecret: string;
   version: string;
   fullTextSearch: boolean;
+  /** Set by buildApp when the service limits requests (health reports its store). */
+  limiter?: Limiter;
 }
 
 export interface Reply {
