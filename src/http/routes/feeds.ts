@@ -40,6 +40,20 @@ function feedRoute(
 
 export const feedRoutes: RouteDef[] = [
   feedRoute('feed', '/v1/jobs/feed', 'created_gte', 200, 'Newly indexed jobs, oldest first', 'FeedResponse'),
-  feedRoute('modified', '/v1/jobs/modified', 'modified_gte', 200, 'Jobs with changed tracked fields', 'ModifiedResponse'),
-  feedRoute('expired', '/v1/jobs/expired', 'expired_gte', 1000, 'Ids of jobs expired within a window', 'ExpiredResponse'),
+  feedRoute(
+    'modified',
+    '/v1/jobs/modified',
+    'modified_gte',
+    200,
+    'Jobs with changed tracked fields',
+    'ModifiedResponse',
+  ),
+  feedRoute(
+    'expired',
+    '/v1/jobs/expired',
+    'expired_gte',
+    1000,
+    'Ids of jobs expired within a window',
+    'ExpiredResponse',
+  ),
 ];
