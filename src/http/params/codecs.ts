@@ -31,7 +31,8 @@ export function integer(min: number, max: number): Codec<number> {
     parse(raw, param) {
       if (!/^-?\d+$/.test(raw)) fail(param, `must be a whole number from ${min} to ${max}`);
       const n = Number(raw);
-      if (!Number.isSafeInteger(n) || n < min || n > max) fail(param, `must be a whole number from ${min} to ${max}`);
+      if (!Number.isSafeInteger(n) || n < min || n > max)
+        fail(param, `must be a whole number from ${min} to ${max}`);
       return n;
     },
   };
@@ -83,7 +84,8 @@ export function list(map: (item: string, param: string) => string = (s) => s, ma
     parse(raw, param) {
       if (raw.length > MAX_TEXT) fail(param, `at most ${MAX_TEXT} characters`);
       const items = splitList(raw, param);
-      for (const item of items) if (item.length > maxLen) fail(param, `each value at most ${maxLen} characters`);
+      for (const item of items)
+        if (item.length > maxLen) fail(param, `each value at most ${maxLen} characters`);
       return [...new Set(items.map((i) => map(i, param)))];
     },
   };
@@ -146,7 +148,10 @@ export const languages: Codec<string[]> = {
           if (/^[a-z]{2}$/.test(lower) && ISO6391.validate(lower)) return lower;
           const code = ISO6391.getAllNames().find((n) => n.toLowerCase() === lower);
           if (code) return ISO6391.getCode(code);
-          return fail(param, `unknown language ${JSON.stringify(item)}; use an ISO 639-1 code or an English name`);
+          return fail(
+            param,
+            `unknown language ${JSON.stringify(item)}; use an ISO 639-1 code or an English name`,
+          );
         }),
       ),
     ];

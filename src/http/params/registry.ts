@@ -21,7 +21,11 @@ export interface ParamDef<T = unknown> {
   description: string;
 }
 
-const p = <T>(name: string, codec: c.Codec<T>, description: string): ParamDef<T> => ({ name, codec, description });
+const p = <T>(name: string, codec: c.Codec<T>, description: string): ParamDef<T> => ({
+  name,
+  codec,
+  description,
+});
 
 const lowerList = c.list((s) => s.toLowerCase());
 
@@ -178,7 +182,8 @@ export function parseParams(endpoint: Endpoint, query: RawQuery): Record<string,
       const trap = endpoint !== 'companies' || name !== 'q' ? KNOWN_TRAPS[name] : undefined;
       throw new ParamError(name, trap ? `unknown parameter: ${trap}` : 'unknown parameter');
     }
-    if (values.length > 1) throw new ParamError(name, 'given more than once; send one value (use commas for lists)');
+    if (values.length > 1)
+      throw new ParamError(name, 'given more than once; send one value (use commas for lists)');
     const raw = values[0];
     if (raw === '') throw new ParamError(name, 'empty value');
     out[name] = def.codec.parse(raw, name);

@@ -12,7 +12,11 @@ export const companyRoutes: RouteDef[] = [
     response: 'CompanySearchResponse',
     statuses: [400, 401, 429, 500],
     async handle(ctx, params) {
-      const { limit = 50, offset = 0, ...filters } = params as CompanyFilters & { limit?: number; offset?: number };
+      const {
+        limit = 50,
+        offset = 0,
+        ...filters
+      } = params as CompanyFilters & { limit?: number; offset?: number };
       return { body: await searchCompanies(ctx.db.read, filters, limit, offset) };
     },
   },

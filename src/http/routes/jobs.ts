@@ -12,7 +12,10 @@ function filtersOf(ctx: AppContext, params: Record<string, unknown>): JobFilters
   if (!ctx.fullTextSearch) {
     for (const name of ['title_advanced', 'description_advanced']) {
       if (params[name] !== undefined) {
-        throw errors.invalidParam(name, 'full-text search is not available on this deployment (see full_text_search in /v1/meta)');
+        throw errors.invalidParam(
+          name,
+          'full-text search is not available on this deployment (see full_text_search in /v1/meta)',
+        );
       }
     }
   }
