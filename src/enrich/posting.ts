@@ -18,7 +18,7 @@ import {
 } from './classify.ts';
 import type { EnrichedPosting, JobLocation } from './index.ts';
 import { salaryFromDescription, salaryOf } from './salary.ts';
-import { htmlToText, sanitizeDescription } from './sanitize.ts';
+import { htmlToText, sanitizeDescription, textToHtml } from './sanitize.ts';
 import { extractSkills, normaliseSkill } from './skills.ts';
 import { TAXONOMIES, taxonomies as inferTaxonomies } from './taxonomy.ts';
 import {
@@ -103,10 +103,12 @@ function codesOf(values: readonly string[]): string[] {
 export function enrichPosting(rec: PostingRecord): EnrichedPosting {
   const loc = rec.location ?? {};
   const title = displayTitle(typeof rec.title === 'string' ? rec.title : '');
-  const html = sanitizeDescription(typeof rec.description_html === 'string' ? rec.description_html : '');
-  const text = html
-    ? htmlToText(html)
+  const given = sanitizeDescription(typeof rec.description_html === 'string' ? rec.description_html : '');
+  const text = given
+    ? htmlToText(given)
     : (typeof rec.description_text === 'string' ? rec.description_text : '').replace(/\r\n?/g, '\n').trim();
+  // A source that gives only plain text still has an HTML form: its paragraphs, escaped.
+  const html = given || textToHtml(text);
   const fullText = `${title}\n${text}`;
 
   // --- Location ---
@@ -125,7 +127,8 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
   else if (TEXT_REMOTE.test(text)) arrangement = 'Remote';
   else if (TEXT_HYBRID.test(text)) arrangement = 'Hybrid';
   else arrangement = 'On-site';
-  const remote = typeof loc.remote === 'boolean' ? loc.remote : arrangement === 'Remote';
+  // One truth for both fields: a contradictory source (remote: false with arrangement Remote) follows the arrangement.
+  const remote = arrangement === 'Remote';
 
   const givenCities = Array.isArray(loc.cities) ? strings(loc.cities) : undefined;
   const givenRegions = Array.isArray(loc.regions) ? strings(loc.regions) : undefined;

@@ -150,3 +150,27 @@ function decodeEntities(s: string): string {
     return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
   });
 }
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** HTML of plain text: blank-line separated paragraphs, line breaks kept, everything escaped. */
+export function textToHtml(text: string): string {
+  if (!text.trim()) return '';
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .map(
+      (para) =>
+        `<p>${para
+          .trim()
+          .replace(/[&<>"']/g, (c) => ESCAPES[c])
+          .replace(/\n/g, '<br />')}</p>`,
+    )
+    .join('');
+}

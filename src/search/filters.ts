@@ -74,10 +74,8 @@ export function applyJobFilters(q: Sql, f: JobFilters): void {
   if (f.city) q.and(`j.cities && ${q.v(f.city)}::text[]`);
   if (f.region) q.and(`j.regions && ${q.v(f.region)}::text[]`);
   if (f.continent) q.and(`j.continents && ${q.v(f.continent)}::text[]`);
-  // false means on-site or hybrid only, so a job counts as remote when either its flag or its
-  // arrangement says so; true and false are complements.
-  if (f.remote === true) q.and(`(j.remote OR j.work_arrangement = 'Remote')`);
-  if (f.remote === false) q.and(`NOT j.remote AND j.work_arrangement IS DISTINCT FROM 'Remote'`);
+  // Enrichment keeps location.remote equal to (work_arrangement = Remote), so false is on-site or hybrid.
+  if (f.remote !== undefined) q.and(`j.remote = ${q.v(f.remote)}`);
   if (f.work_arrangement) q.and(`j.work_arrangement = ANY(${q.v(f.work_arrangement)}::text[])`);
   if (f.skill) q.and(`j.skills @> ${q.v(f.skill)}::text[]`);
   if (f.taxonomies) q.and(`j.taxonomies && ${q.v(f.taxonomies)}::text[]`);

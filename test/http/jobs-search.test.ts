@@ -253,9 +253,8 @@ describe('rendering of search rows', () => {
     expect(restHtml).toEqual(none);
   });
 
-  // A posting given as plain text only has an empty HTML description: the enrichment keeps
-  // description_html empty instead of deriving it from the text (src/enrich/posting.ts).
-  it.fails('description_format=html of a text-only posting is not empty', async () => {
+  // A posting given as plain text only gets an HTML form built from its paragraphs.
+  it('description_format=html of a text-only posting is not empty', async () => {
     const html = (await f.json(`/v1/jobs/${encodeURIComponent(id(3))}?description_format=html`)).body;
     expect(html.description).toContain('General duties for opening 3.');
   });
@@ -299,7 +298,7 @@ describe('rendering of search rows', () => {
 });
 
 describe('remote when location.remote and work_arrangement disagree', () => {
-  it('false gives on-site or hybrid jobs without the remote flag; true gives the rest', async () => {
+  it('the arrangement decides: false gives on-site and hybrid jobs, true the remote ones', async () => {
     const t = await createTestApp({ sample: false });
     try {
       const base = {
@@ -347,9 +346,12 @@ describe('remote when location.remote and work_arrangement disagree', () => {
       const got = async (qs: string) =>
         (JSON.parse((await t.get(`/v1/jobs?${qs}`)).body).data as { id: string }[]).map((j) => j.id).sort();
       const off = await got('remote=false');
-      expect(off).toEqual(['greenhouse:c']);
+      expect(off).toEqual(['greenhouse:b', 'greenhouse:c']);
       expect(await got('remote=0')).toEqual(off);
-      expect(await got('remote=true')).toEqual(['greenhouse:a', 'greenhouse:b', 'greenhouse:d']);
+      expect(await got('remote=true')).toEqual(['greenhouse:a', 'greenhouse:d']);
+      const shown = JSON.parse((await t.get('/v1/jobs/greenhouse:b')).body);
+      expect(shown.location.remote).toBe(false);
+      expect(shown.work_arrangement).toBe('Hybrid');
     } finally {
       await t.close();
     }

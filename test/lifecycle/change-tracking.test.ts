@@ -33,7 +33,9 @@ function base(): Posting {
   });
 }
 
-const CHANGES: [string, (p: Posting) => Partial<PostingRecord>][] = [
+// Each change and the tracked fields it must name. location.remote follows the work arrangement
+// (one truth for both), so remote changes only together with work_arrangement.
+const CHANGES: [string, (p: Posting) => Partial<PostingRecord>, string[]?][] = [
   ['title', (p) => ({ title: `${p.title} II` })],
   ['organization_name', (p) => ({ company: { ...p.company, name: `${p.company.name} Group` } })],
   ['locations', (p) => ({ location: { ...p.location, raw: ['Berlin, DE'] } })],
@@ -47,7 +49,11 @@ const CHANGES: [string, (p: Posting) => Partial<PostingRecord>][] = [
   ['salary_unit', () => ({ salary: { min: 60000, max: 80000, currency: 'EUR', unit: 'MONTH' } })],
   ['apply_url', (p) => ({ apply_url: `${p.apply_url}?step=2` })],
   ['url', (p) => ({ url: `${p.url}/v2` })],
-  ['remote', (p) => ({ location: { ...p.location, remote: true } })],
+  [
+    'remote',
+    (p) => ({ location: { ...p.location, remote: true }, work_arrangement: 'Remote' }),
+    ['work_arrangement', 'remote'],
+  ],
   ['department', () => ({ department: 'Platform' })],
   ['description', (p) => ({ description_html: p.description_html!.replace('</p>', ' Apply today.</p>') })],
 ];
@@ -64,8 +70,8 @@ describe('change tracking', () => {
     expect(CHANGES.map((c) => c[0]).sort()).toEqual([...TRACKED_FIELDS].sort());
   });
 
-  for (const [field, change] of CHANGES) {
-    it(`${field} changed alone bumps modified_at and names exactly ${field}`, async () => {
+  for (const [field, change, names = [field]] of CHANGES) {
+    it(`${field} changed bumps modified_at and names exactly ${names.join(', ')}`, async () => {
       const p = base();
       const first = await ingestRecords(t.db, [p]);
       expect(first.inserted).toBe(1);
@@ -74,7 +80,7 @@ describe('change tracking', () => {
       const report = await ingestRecords(t.db, [{ ...p, ...change(p) }]);
       expect(report.updated).toBe(1);
       const after = await job(p.id);
-      expect(after.modified_fields).toEqual([field]);
+      expect(after.modified_fields).toEqual(names);
       expect(Date.parse(after.modified_at)).toBeGreaterThan(Date.parse(before.modified_at));
       expect(after.created_at).toBe(before.created_at);
       // And it is in the modified feed with that field.
@@ -83,7 +89,7 @@ describe('change tracking', () => {
         `/v1/jobs/modified?modified_gte=${encodeURIComponent(before.created_at)}&limit=1000`,
       );
       const row = feed.body.data.find((j: { id: string }) => j.id === p.id);
-      expect(row?.modified_fields).toEqual([field]);
+      expect(row?.modified_fields).toEqual(names);
       expect(row?.modified_at).toBe(after.modified_at);
     });
   }
