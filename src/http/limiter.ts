@@ -4,7 +4,7 @@
 //     per request (limiter_take, migration 2) under a per-key advisory lock.
 //   - RedisLimiter: with REDIS_URL; every host shares Redis. One Lua script per request. When Redis does
 //     not answer it fails open: a per-process window keeps working, the quota is not counted, a warning
-//     is logged and healthy() is false until Redis answers again (docs/decisions-limits.md).
+//     is logged and healthy() is false until Redis answers again (docs/decisions.md, rate limits).
 //   - MemoryLimiter: one process only (tests, and the Redis limiter's fallback).
 // A denied request consumes neither a window slot nor quota. Every decision carries the three headers;
 // the 429s carry them too.
