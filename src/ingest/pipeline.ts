@@ -420,7 +420,7 @@ async function fold(
   let folded = 0;
   for (const r of rows) {
     const me = byId.get(r.id);
-    if (!me || !me.eligible) continue;
+    if (!me?.eligible) continue;
     if (me.state === 2 && me.duplicate_of) {
       const hasLiveOriginal = byId.has(me.duplicate_of)
         ? survivorOf(me) !== undefined

@@ -67,4 +67,3 @@ export function feedBody(page: FeedPage, extra: string): string {
   const next = page.nextCursor === null ? 'null' : JSON.stringify(page.nextCursor);
   return `{${extra}"count":${page.rows.length},"data":${jsonArray(page.rows)},"next_cursor":${next}}`;
 }
-

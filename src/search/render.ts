@@ -16,7 +16,9 @@ export interface JobRow {
 export function renderJob(row: JobRow): string {
   const at = row.doc.indexOf(PLACEHOLDER);
   let out =
-    at < 0 ? row.doc : row.doc.slice(0, at) + '"company":' + row.company + row.doc.slice(at + PLACEHOLDER.length);
+    at < 0
+      ? row.doc
+      : row.doc.slice(0, at) + '"company":' + row.company + row.doc.slice(at + PLACEHOLDER.length);
   let extra = '';
   if (row.description != null) extra += `,"description":${row.description}`;
   if (row.openings !== undefined) extra += `,"openings":${row.openings}`;

@@ -57,6 +57,7 @@ export async function lifecycleApp(): Promise<TestApp> {
   return createTestApp({ sample: false });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: response JSON is inspected freely in tests
 export async function getJson(t: TestApp, url: string): Promise<{ status: number; body: any }> {
   const res = await t.get(url);
   return { status: res.statusCode, body: res.json() };

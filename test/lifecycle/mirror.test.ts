@@ -40,6 +40,7 @@ class Consumer {
     param: string,
     from: string,
     limit: number,
+    // biome-ignore lint/suspicious/noExplicitAny: response JSON is inspected freely in tests
     apply: (rows: any[]) => void,
   ) {
     let url = `${path}?${param}=${encodeURIComponent(from)}&limit=${limit}`;
