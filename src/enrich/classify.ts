@@ -1,32 +1,13 @@
 // Classification into the spec's enums: employment type, seniority, experience, education.
 // Source spellings are mapped first; the title and text are read only when the source gives nothing.
 
-export const EMPLOYMENT_TYPES = [
-  'FULL_TIME',
-  'PART_TIME',
-  'CONTRACTOR',
-  'TEMPORARY',
-  'INTERN',
-  'PER_DIEM',
-  'VOLUNTEER',
-  'OTHER',
-] as const;
-export const SENIORITIES = [
-  'Internship',
-  'Entry level',
-  'Associate',
-  'Mid-Senior level',
-  'Director',
-  'Management',
-];
-export const EXPERIENCE_LEVELS = ['0-2', '2-5', '5-10', '10+'];
-export const EDUCATION_LEVELS = [
-  'high school',
-  'professional certificate',
-  'associate degree',
-  'bachelor degree',
-  'postgraduate degree',
-];
+import { EDUCATION, EMPLOYMENT_TYPES, EXPERIENCE_LEVELS as EXPERIENCE, SENIORITY } from '../enums.ts';
+
+// Widened to string lists: these look up arbitrary source strings.
+export { EMPLOYMENT_TYPES };
+export const SENIORITIES: readonly string[] = SENIORITY;
+export const EXPERIENCE_LEVELS: readonly string[] = EXPERIENCE;
+export const EDUCATION_LEVELS: readonly string[] = EDUCATION;
 
 const squash = (s: string) =>
   s

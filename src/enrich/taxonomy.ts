@@ -1,34 +1,7 @@
 // Taxonomies: the spec's 28 Title-Case values, from the title (strong) and the description (weak).
-export const TAXONOMIES = [
-  'Administrative',
-  'Agriculture',
-  'Art & Design',
-  'Construction',
-  'Consulting',
-  'Creative & Media',
-  'Customer Service & Support',
-  'Data & Analytics',
-  'Education',
-  'Energy',
-  'Engineering',
-  'Finance & Accounting',
-  'Healthcare',
-  'Hospitality',
-  'Human Resources',
-  'Legal',
-  'Logistics',
-  'Management & Leadership',
-  'Manufacturing',
-  'Marketing',
-  'Sales',
-  'Science & Research',
-  'Security & Safety',
-  'Social Services',
-  'Software',
-  'Technology',
-  'Trades',
-  'Transportation',
-] as const;
+import { TAXONOMIES } from '../enums.ts';
+
+export { TAXONOMIES };
 
 // Word stems per taxonomy (English, German, French, Spanish). Title hits decide; description hits only
 // break a tie when the title says nothing.

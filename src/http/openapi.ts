@@ -10,7 +10,7 @@ import {
   SOURCE_TYPES,
   TAXONOMIES,
   WORK_ARRANGEMENTS,
-} from './params/enums.ts';
+} from '../enums.ts';
 
 const str = { type: 'string' };
 const strOrNull = { type: ['string', 'null'] };

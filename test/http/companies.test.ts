@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalLine } from '../../src/ingest/record.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
-import { SIZE_BUCKETS } from '../../src/http/params/enums.ts';
+import { SIZE_BUCKETS } from '../../src/enums.ts';
 import {
   COMPANIES,
   COMPANY_ORDER,

@@ -9,7 +9,7 @@ import {
   WORK_ARRANGEMENTS,
   CONTINENTS,
   SIZE_BUCKETS,
-} from '../../src/http/params/enums.ts';
+} from '../../src/enums.ts';
 import { createJobsFixture, expect400, type Fixture, id, LIVE } from '../helpers/jobs-fixture.ts';
 
 let f: Fixture;

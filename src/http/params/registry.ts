@@ -13,7 +13,7 @@ import {
   SOURCE_TYPES,
   TAXONOMIES,
   WORK_ARRANGEMENTS,
-} from './enums.ts';
+} from '../../enums.ts';
 
 export interface ParamDef<T = unknown> {
   name: string;

@@ -1,4 +1,5 @@
 // Helpers shared by the adapters: tolerant readers for loosely typed payloads, dates, enums, salary.
+import { EMPLOYMENT_TYPES } from '../../enums.ts';
 import { decodeHTML } from 'entities';
 import { countryName, toCountryCode } from '../../geo/countries.ts';
 import type { CompanyRef, LocationInput, PostingRecord, SalaryInput } from '../record.ts';
@@ -114,16 +115,7 @@ const EMPLOYMENT: [RegExp, string][] = [
   [/\bper[\s_-]?diem\b/, 'PER_DIEM'],
   [/\bvolunteer/, 'VOLUNTEER'],
 ];
-const ENUM = new Set([
-  'FULL_TIME',
-  'PART_TIME',
-  'CONTRACTOR',
-  'TEMPORARY',
-  'INTERN',
-  'PER_DIEM',
-  'VOLUNTEER',
-  'OTHER',
-]);
+const ENUM = new Set<string>(EMPLOYMENT_TYPES);
 
 /** Employment-type labels ("Full-time", "FullTime", "fulltime_permanent", "CONTRACTOR") to the enum. */
 export function employmentTypes(values: unknown): string[] | undefined {

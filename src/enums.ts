@@ -1,4 +1,4 @@
-// The spec's enumerations, exact and case-sensitive.
+// The spec's enumerations, exact and case-sensitive: the one vocabulary for validation, enrichment and OpenAPI.
 export const CONTINENTS = [
   'Africa',
   'Antarctica',
