@@ -98,6 +98,12 @@ const schema = {
     default: 1_000_000,
     parse: int(1, 2_000_000_000),
   },
+  CRAWL_BOARDS: {
+    doc: 'Boards registry (JSON file) crawled by the service on a schedule (unset: no crawling)',
+    default: undefined,
+    parse: (raw: string): string | undefined => raw,
+  },
+  CRAWL_INTERVAL_S: { doc: 'Period of the scheduled crawl', default: 900, parse: int(60, 86_400) },
   DEMO_JOBS: {
     doc: 'Postings generated for the demo dataset on first start (0: none)',
     default: 3000,

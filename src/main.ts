@@ -66,7 +66,7 @@ async function primary(): Promise<void> {
     const key = await ensureDemoKey(db, config);
     if (key)
       say(`created account "demo" with the API key ${key}\n(shown once: it cannot be recovered; keep it)`);
-    const schedules = startSchedules(db, config, (m, e) => say(`${m}: ${(e as Error)?.message ?? ''}`));
+    const schedules = startSchedules(db, config, (m, e) => say(e ? `${m}: ${(e as Error).message}` : m));
     shutdown.push(async () => schedules.stop());
     if (config.WORKERS <= 1) {
       shutdown.push(await serve(config, db, true, key));

@@ -7,10 +7,14 @@ import { purgeExpired } from '../db/jobs-write.ts';
 import type { Db } from '../db/pool.ts';
 import { refreshCoverage } from '../db/stats.ts';
 import { purgeRateHits } from '../db/usage.ts';
+import { type BoardReport, Crawler } from '../ingest/crawl/crawler.ts';
+import { pipelineSink } from '../ingest/crawl/pipeline-sink.ts';
+import { loadRegistry } from '../ingest/crawl/registry.ts';
 import { expireDue } from '../ingest/pipeline.ts';
 
 const EXPIRY_LOCK = 7_410_010;
 const REFRESH_LOCK = 7_410_011;
+const CRAWL_LOCK = 7_410_012;
 
 async function exclusively(db: Db, lock: number, work: () => Promise<void>): Promise<boolean> {
   const client = await db.write.connect();
@@ -44,6 +48,23 @@ export async function runRefresh(db: Db): Promise<void> {
   });
 }
 
+/**
+ * One crawl round over the boards registry, by one process at a time; undefined when another process
+ * is crawling. jobs_count and coverage are refreshed after it, as after every load.
+ */
+export async function runCrawl(
+  db: Db,
+  crawler: Crawler,
+  registryFile: string,
+): Promise<BoardReport[] | undefined> {
+  let reports: BoardReport[] | undefined;
+  await exclusively(db, CRAWL_LOCK, async () => {
+    reports = await crawler.round(await loadRegistry(registryFile));
+    await runRefresh(db);
+  });
+  return reports;
+}
+
 export interface Schedules {
   stop(): void;
 }
@@ -67,5 +88,19 @@ export function startSchedules(db: Db, config: Config, log: (msg: string, err?: 
     every(config.EXPIRY_INTERVAL_S, 'expiry', () => runExpiry(db, config)),
     every(config.REFRESH_INTERVAL_S, 'refresh', () => runRefresh(db)),
   ];
+  const boards = config.CRAWL_BOARDS;
+  if (boards) {
+    // The crawler keeps its conditional-request validators between rounds.
+    const crawler = new Crawler(pipelineSink(db));
+    timers.push(
+      every(config.CRAWL_INTERVAL_S, 'crawl', async () => {
+        const reports = await runCrawl(db, crawler, boards);
+        if (!reports) return;
+        const failed = reports.filter((r) => r.status === 'failed');
+        log(`crawl: ${reports.length - failed.length} boards ok, ${failed.length} failed`);
+        for (const f of failed) log(`crawl: ${f.board} failed: ${f.error ?? 'unknown error'}`);
+      }),
+    );
+  }
   return { stop: () => timers.forEach(clearInterval) };
 }
