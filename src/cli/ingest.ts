@@ -25,10 +25,8 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   if (opts.format) {
-    const offline = (await import('./ingest-format.ts')) as {
-      run(format: string, paths: string[]): Promise<number>;
-    };
-    return offline.run(opts.format, rest);
+    const offline = await import('./ingest-format.ts');
+    return offline.run(opts.format, rest, opts);
   }
   for (const f of rest) {
     if (!fs.existsSync(f)) {
