@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { isTimeoutOrConnectionError } from '../db/pool.ts';
 import { ApiError, errors } from '../errors.ts';
+import { TotalsCache } from '../search/totals.ts';
 import { Authenticator, extractKey } from './auth.ts';
 import { type Limiter, rateLimitHeaders } from './limits.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -37,7 +38,7 @@ export interface App {
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { limiter } = opts;
-  const ctx = { ...opts.ctx, limiter };
+  const ctx = { ...opts.ctx, limiter, totals: opts.ctx.totals ?? new TotalsCache() };
   const app = Fastify({
     logger:
       opts.logger === false

@@ -4,6 +4,7 @@ import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './
 import { applyJobFilters, type JobFilters } from './filters.ts';
 import { type DescriptionFormat, descriptionColumn, jsonArray, renderJob } from './render.ts';
 import { Sql } from './sql.ts';
+import { cacheVersion, type TotalsCache, VERSION_SQL } from './totals.ts';
 
 export interface SearchRequest {
   filters: JobFilters;
@@ -17,6 +18,8 @@ export interface SearchRequest {
 export interface SearchContext {
   pool: pg.Pool;
   cursorSecret: string;
+  /** Exact totals per data version; without it every request counts. */
+  totals?: TotalsCache;
 }
 
 const FIELDS = (fmt: DescriptionFormat) =>
@@ -46,6 +49,13 @@ async function searchFlat(ctx: SearchContext, req: SearchRequest): Promise<strin
     ? `${filterWhere} AND (j.posted_at, j.id) < (${q.v(after.at)}::timestamptz, ${q.v(after.id)})`
     : filterWhere;
   const offset = after ? 0 : req.offset;
+  const version = await cacheVersion(ctx.pool, ctx.totals, !req.filters.time_frame);
+  const cached = version === undefined ? undefined : ctx.totals!.get(version, `jobs|${fp}`);
+  // Without a cached total the count runs in the same statement, with the version of its snapshot.
+  const totalSql =
+    cached === undefined
+      ? `(SELECT count(*) FROM jobs j WHERE ${filterWhere}) AS total, ${VERSION_SQL} AS version`
+      : 'NULL::bigint AS total, NULL::bigint AS version';
   const sql = `
     WITH page AS (
       SELECT ${FIELDS(req.descriptionFormat)}, j.posted_at AS sort_at
@@ -54,11 +64,13 @@ async function searchFlat(ctx: SearchContext, req: SearchRequest): Promise<strin
       ORDER BY j.posted_at DESC, j.id DESC
       LIMIT ${q.v(req.limit + 1)} OFFSET ${q.v(offset)}
     )
-    SELECT (SELECT count(*) FROM jobs j WHERE ${filterWhere}) AS total, page.*
+    SELECT ${totalSql}, page.*
     FROM (SELECT 1) AS one LEFT JOIN page ON true
     ORDER BY page.sort_at DESC, page.id DESC`;
   const { rows } = await ctx.pool.query(sql, q.params);
-  const total = Number(rows[0].total);
+  const total = cached ?? Number(rows[0].total);
+  if (cached === undefined && version !== undefined)
+    ctx.totals!.set(Number(rows[0].version), `jobs|${fp}`, total);
   const hits = rows.filter((r) => r.id !== null);
   const more = hits.length > req.limit;
   const page = hits.slice(0, req.limit);
@@ -98,13 +110,20 @@ async function searchCollapsed(ctx: SearchContext, req: SearchRequest): Promise<
 }
 
 export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
+  const key = `${collapse ? 'groups' : 'jobs'}|${fingerprint('jobs', canonicalFilters(filters))}`;
+  const version = await cacheVersion(ctx.pool, ctx.totals, !filters.time_frame);
+  const cached = version === undefined ? undefined : ctx.totals!.get(version, key);
+  if (cached !== undefined) return cached;
   const q = new Sql();
   applyJobFilters(q, filters);
-  const sql = collapse
-    ? `SELECT count(DISTINCT j.collapse_key) AS n FROM jobs j WHERE ${q.whereSql()}`
-    : `SELECT count(*) AS n FROM jobs j WHERE ${q.whereSql()}`;
-  const { rows } = await ctx.pool.query(sql, q.params);
-  return Number(rows[0].n);
+  const counted = collapse ? 'count(DISTINCT j.collapse_key)' : 'count(*)';
+  const { rows } = await ctx.pool.query(
+    `SELECT ${counted} AS n, ${VERSION_SQL} AS version FROM jobs j WHERE ${q.whereSql()}`,
+    q.params,
+  );
+  const n = Number(rows[0].n);
+  if (version !== undefined) ctx.totals!.set(Number(rows[0].version), key, n);
+  return n;
 }
 
 /** A job by id with the full company profile; expired jobs too, folded duplicates never. */

@@ -37,7 +37,7 @@ export const jobRoutes: RouteDef[] = [
         throw errors.invalidParam('cursor', 'collapsed results have no cursor; page with offset');
       }
       const body = await searchJobs(
-        { pool: ctx.db.read, cursorSecret: ctx.cursorSecret },
+        { pool: ctx.db.read, cursorSecret: ctx.cursorSecret, totals: ctx.totals },
         {
           filters: filtersOf(ctx, params),
           descriptionFormat: params.description_format as DescriptionFormat,
@@ -59,7 +59,7 @@ export const jobRoutes: RouteDef[] = [
     statuses: [400, 401, 429, 500],
     async handle(ctx, params) {
       const n = await countJobs(
-        { pool: ctx.db.read, cursorSecret: ctx.cursorSecret },
+        { pool: ctx.db.read, cursorSecret: ctx.cursorSecret, totals: ctx.totals },
         filtersOf(ctx, params),
         params.collapse !== undefined,
       );
@@ -76,7 +76,7 @@ export const jobRoutes: RouteDef[] = [
     async handle(ctx, params, req) {
       const id = (req.params as { id: string }).id;
       const body = await getJob(
-        { pool: ctx.db.read, cursorSecret: ctx.cursorSecret },
+        { pool: ctx.db.read, cursorSecret: ctx.cursorSecret, totals: ctx.totals },
         id,
         params.description_format as DescriptionFormat,
       );

@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/pool.ts';
+import type { TotalsCache } from '../../search/totals.ts';
 import type { Limiter } from '../limits.ts';
 import type { Endpoint } from '../params/registry.ts';
 
@@ -13,6 +14,8 @@ export interface AppContext {
   fullTextSearch: boolean;
   /** Set by buildApp when the service limits requests (health reports its store). */
   limiter?: Limiter;
+  /** Set by buildApp: exact totals cached per data version. */
+  totals?: TotalsCache;
 }
 
 export interface Reply {

@@ -1,0 +1,45 @@
+// Exact totals, cached per data version. The data changes only when ingestion or the expiry schedule
+// commits, and each such commit bumps data_version; a total is stored under the version read in the
+// same snapshot as the count, so a cached total is the exact count of that version. Windows relative to
+// the clock (time_frame) are never cached.
+import type pg from 'pg';
+import { dataVersion } from '../db/stats.ts';
+
+export class TotalsCache {
+  private map = new Map<string, number>();
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly max = 10_000) {}
+
+  get(version: number, key: string): number | undefined {
+    const k = `${version}|${key}`;
+    const v = this.map.get(k);
+    if (v === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    // Re-insert: the map's order is the eviction order.
+    this.map.delete(k);
+    this.map.set(k, v);
+    return v;
+  }
+
+  set(version: number, key: string, total: number): void {
+    this.map.set(`${version}|${key}`, total);
+    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+  }
+}
+
+/** The current data version, or undefined when the query must not use the cache. */
+export async function cacheVersion(
+  pool: pg.Pool,
+  cache: TotalsCache | undefined,
+  cacheable: boolean,
+): Promise<number | undefined> {
+  return cache && cacheable ? dataVersion(pool) : undefined;
+}
+
+/** SQL of the data version, to read in the same statement (and snapshot) as a count. */
+export const VERSION_SQL = '(SELECT version FROM data_version WHERE id = 1)';
