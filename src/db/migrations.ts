@@ -253,6 +253,13 @@ END
 $fn$;
 `,
   },
+  {
+    id: 3,
+    name: 'narrow jobs heap',
+    // Large values (the rendered JSON, descriptions, tsvectors) move to TOAST as soon as a row passes
+    // 128 bytes, so the heap keeps only the narrow filter columns: counts and filters read ~3x fewer pages.
+    sql: 'ALTER TABLE jobs SET (toast_tuple_target = 128);',
+  },
 ];
 
 /** Applies every migration not yet applied. Returns the ids applied now. */
