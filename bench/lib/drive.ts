@@ -1,0 +1,145 @@
+// Drives a server with autocannon (closed loop, keep-alive connections, no pipelining) and measures
+// every response's latency itself, so p95 is exact (autocannon's own histogram has no p95).
+import autocannon from 'autocannon';
+import type { Kind } from './mix.ts';
+
+export interface Figures {
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  errors: number;
+  non2xx: number;
+  statuses: Record<string, number>;
+  mean_bytes: number;
+}
+
+/** Header naming the request kind; the service ignores it, the baseline server answers by it. */
+export const KIND_HEADER = 'x-bench-kind';
+
+interface Walk {
+  path: string;
+  page: number;
+}
+
+interface Ctx {
+  kind?: Kind;
+  page?: number;
+  start?: string;
+}
+
+/** Round-robin over the paths of a kind, following cursors where the kind walks. */
+class Source {
+  private i = 0;
+  private walks: Walk[] = [];
+  constructor(readonly kind: Kind) {}
+  next(): Walk {
+    const w = this.walks.pop();
+    if (w) return w;
+    return { path: this.kind.paths[this.i++ % this.kind.paths.length], page: 0 };
+  }
+  follow(start: string, page: number, body: string) {
+    if (!this.kind.walk || page + 1 >= this.kind.walk) return;
+    const at = body.lastIndexOf('"next_cursor":"');
+    if (at < 0) return;
+    const from = at + '"next_cursor":"'.length;
+    const cursor = body.slice(from, body.indexOf('"', from));
+    this.walks.push({ path: `${start}&cursor=${encodeURIComponent(cursor)}`, page: page + 1 });
+  }
+}
+
+/** A fixed interleaving of the kinds by weight, spread evenly (largest-remainder over 100 slots). */
+export function mixSequence(kinds: Kind[]): Kind[] {
+  const slots: { kind: Kind; at: number }[] = [];
+  for (const k of kinds) for (let j = 0; j < k.weight; j++) slots.push({ kind: k, at: (j + 0.5) / k.weight });
+  return slots.sort((a, b) => a.at - b.at || a.kind.name.localeCompare(b.kind.name)).map((s) => s.kind);
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+/** Runs `kinds` (one kind, or the whole mix in its fixed sequence) against `base` for `duration` seconds. */
+export async function drive(
+  base: string,
+  key: string,
+  kinds: Kind[],
+  duration: number,
+  connections: number,
+): Promise<Figures> {
+  const sources = new Map(kinds.map((k) => [k.name, new Source(k)]));
+  const sequence = kinds.length === 1 ? kinds : mixSequence(kinds);
+  const anyWalk = kinds.some((k) => k.walk);
+  let turn = 0;
+  const request: autocannon.Request = {
+    method: 'GET',
+    setupRequest: (req, context) => {
+      const ctx = context as Ctx;
+      const kind = sequence[turn++ % sequence.length];
+      const w = sources.get(kind.name)!.next();
+      ctx.kind = kind;
+      ctx.page = w.page;
+      ctx.start = w.page === 0 ? w.path : w.path.slice(0, w.path.lastIndexOf('&cursor='));
+      return {
+        ...req,
+        path: w.path,
+        headers: { authorization: `Bearer ${key}`, [KIND_HEADER]: kind.name },
+      };
+    },
+  };
+  // A response body is only collected when onResponse is set: set it exactly when some kind walks.
+  if (anyWalk) {
+    request.onResponse = (status, body, context) => {
+      const ctx = context as Ctx;
+      if (status === 200 && ctx.kind?.walk) sources.get(ctx.kind.name)!.follow(ctx.start!, ctx.page!, body);
+    };
+  }
+  let latencies = new Float64Array(1 << 16);
+  let n = 0;
+  let bytes = 0;
+  const statuses: Record<string, number> = {};
+  const started = performance.now();
+  let finish: (err: Error | null, result: autocannon.Result) => void = () => {};
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    finish = (err, result) => (err ? reject(err) : resolve(result));
+  });
+  const instance = autocannon(
+    { url: base, connections, duration, timeout: 10, pipelining: 1, requests: [request] },
+    (err, result) => finish(err, result),
+  );
+  instance.on('response', (_client, statusCode, resBytes, responseTime) => {
+    if (n === latencies.length) {
+      const grown = new Float64Array(n * 2);
+      grown.set(latencies);
+      latencies = grown;
+    }
+    latencies[n++] = responseTime;
+    bytes += resBytes;
+    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+  });
+  const result = await done;
+  const seconds = Math.max(result.duration ?? 0, (performance.now() - started) / 1000 - 0.05);
+  const sorted = latencies.slice(0, n).sort();
+  const non2xx = Object.entries(statuses)
+    .filter(([s]) => !s.startsWith('2'))
+    .reduce((a, [, c]) => a + c, 0);
+  return {
+    requests: n,
+    seconds: r1(seconds),
+    rps: r1(n / seconds),
+    p50_ms: r1(percentile(sorted, 50)),
+    p95_ms: r1(percentile(sorted, 95)),
+    p99_ms: r1(percentile(sorted, 99)),
+    max_ms: r1(sorted.length ? sorted[sorted.length - 1] : 0),
+    errors: result.errors + result.timeouts,
+    non2xx,
+    statuses,
+    mean_bytes: n ? Math.round(bytes / n) : 0,
+  };
+}

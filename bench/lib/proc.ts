@@ -1,0 +1,177 @@
+// Child processes: the project's CLI, the service, the baseline server; memory of a process tree.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+const say = (msg: string) => process.stderr.write(`${msg}\n`);
+
+/** `node --import tsx <script> args`, without the npm/npx wrappers (so the pid is the program's own). */
+export function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs an operator command (`npm run cli -- …`) to completion; stdout is returned, stderr passed through. */
+export async function cli(args: string[], env: NodeJS.ProcessEnv, echo = true): Promise<string> {
+  const child = spawnTs('src/cli/index.ts', args, env);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  child.stderr!.on('data', (b: Buffer) => {
+    err += b.toString();
+    if (echo) process.stderr.write(b);
+  });
+  const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) throw new Error(`cli ${args.join(' ')} exited with ${code}\n${err.slice(-2000)}`);
+  return out;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Server {
+  child: ChildProcess;
+  base: string;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts a server process and waits until `readyPath` answers (any status below 500). */
+export async function startServer(
+  name: string,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  readyPath: string,
+  timeoutMs = 120_000,
+): Promise<Server> {
+  const child = spawnTs(script, args, env);
+  let errText = '';
+  child.stderr!.on('data', (b: Buffer) => {
+    errText += b.toString();
+    if (errText.length > 200_000) errText = errText.slice(-100_000);
+  });
+  child.stdout!.on('data', () => {});
+  let exited = false;
+  const exit = new Promise<void>((resolve) =>
+    child.on('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  for (;;) {
+    if (exited) throw new Error(`${name} exited during start-up:\n${errText.slice(-3000)}`);
+    if (Date.now() - started > timeoutMs) {
+      child.kill('SIGTERM');
+      throw new Error(`${name} did not answer on ${base}${readyPath} within ${timeoutMs / 1000}s`);
+    }
+    try {
+      const res = await fetch(base + readyPath);
+      await res.arrayBuffer();
+      if (res.status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  say(`${name} listening on ${base} (pid ${child.pid})`);
+  return {
+    child,
+    base,
+    stderr: () => errText,
+    async stop() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await exit;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The pid and its descendants (cluster workers). */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(d));
+      children.set(ppid, list);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const p = stack.pop()!;
+    out.push(p);
+    stack.push(...(children.get(p) ?? []));
+  }
+  return out;
+}
+
+function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Samples the resident memory of a process tree twice a second. `peakTreeMb` is the largest sum of VmRSS
+ * over the tree seen in a sample; `peakProcessMb` the largest VmHWM (the kernel's own high-water mark) of
+ * any one process of the tree, read at every sample so an exited worker is not lost.
+ */
+export function rssSampler(pid: number) {
+  let peakTree = 0;
+  let peakProcess = 0;
+  let processes = 0;
+  const sample = () => {
+    const pids = processTree(pid);
+    processes = Math.max(processes, pids.length);
+    let sum = 0;
+    for (const p of pids) {
+      sum += statusKb(p, 'VmRSS');
+      peakProcess = Math.max(peakProcess, statusKb(p, 'VmHWM'));
+    }
+    peakTree = Math.max(peakTree, sum);
+  };
+  sample();
+  const timer = setInterval(sample, 500);
+  timer.unref();
+  return {
+    stop() {
+      sample();
+      clearInterval(timer);
+      return {
+        peak_tree_rss_mb: Math.round(peakTree / 1024),
+        peak_process_hwm_mb: Math.round(peakProcess / 1024),
+        processes,
+      };
+    },
+  };
+}

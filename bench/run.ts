@@ -1,0 +1,332 @@
+// `npm run bench`: generate (or reuse) a dataset, load it, start the service, drive it over loopback with a
+// fixed mix of realistic requests, and compare every figure with a bare node:http baseline serving the
+// same bytes. See bench/README.md.
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbedded } from '../src/db/embedded.ts';
+import { parseOptions, USAGE } from './lib/args.ts';
+import { drive } from './lib/drive.ts';
+import { buildKinds, type Kind, pickParameters } from './lib/mix.ts';
+import { cli, freePort, ROOT, rssSampler, startServer } from './lib/proc.ts';
+import { type KindResult, svg, table } from './lib/report.ts';
+
+const say = (msg: string) => process.stderr.write(`${msg}\n`);
+const r1 = (x: number) => Math.round(x * 10) / 10;
+const load = () => os.loadavg().map(r1);
+
+let opts: ReturnType<typeof parseOptions>;
+try {
+  opts = parseOptions(process.argv.slice(2));
+} catch (err) {
+  say(`${(err as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+const startedAt = new Date();
+const loadStart = load();
+const dataDir = path.join(ROOT, 'bench/data', `jobs-${opts.jobs}-seed-${opts.seed}-rounds-${opts.rounds}`);
+const datasetDir = path.join(dataDir, 'dataset');
+const files = [
+  path.join(datasetDir, 'jobs.jsonl'),
+  ...Array.from({ length: opts.rounds }, (_, i) => path.join(datasetDir, `round-${i + 1}.jsonl`)),
+];
+const exists = (f: string) => {
+  try {
+    statSync(f);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+say(
+  `bench: ${opts.jobs} jobs, seed ${opts.seed}, ${opts.rounds} round(s); load average ${loadStart.join(' ')}`,
+);
+if (!opts.reuse && !opts.databaseUrl) rmSync(path.join(dataDir, 'pg'), { recursive: true, force: true });
+mkdirSync(datasetDir, { recursive: true });
+
+const cleanup: (() => Promise<void>)[] = [];
+async function shutdown() {
+  for (const fn of cleanup.reverse()) await fn().catch((e) => say(`cleanup: ${(e as Error).message}`));
+}
+process.on('SIGINT', () => void shutdown().then(() => process.exit(130)));
+
+async function main() {
+  // 1. The dataset.
+  let generation: { seconds: number; postings_per_s: number; bytes: number } | null = null;
+  if (!opts.reuse || !files.every(exists)) {
+    say('generating the dataset…');
+    const t = performance.now();
+    const out = JSON.parse(
+      await cli(
+        [
+          'demo',
+          'generate',
+          '--jobs',
+          String(opts.jobs),
+          '--seed',
+          String(opts.seed),
+          '--rounds',
+          String(opts.rounds),
+          '--out',
+          datasetDir,
+        ],
+        {},
+        false,
+      ),
+    ) as { postings: number; files: { bytes: number }[] };
+    const seconds = (performance.now() - t) / 1000;
+    generation = {
+      seconds: r1(seconds),
+      postings_per_s: Math.round(out.postings / seconds),
+      bytes: out.files.reduce((a, f) => a + f.bytes, 0),
+    };
+    say(`generated ${out.postings} postings in ${r1(seconds)} s`);
+  }
+
+  // 2. The database.
+  let url = opts.databaseUrl;
+  if (!url) {
+    const server = await startEmbedded(dataDir, 54_420);
+    cleanup.push(() => server.stop());
+    url = server.url;
+  }
+  const env = { DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  await cli(['migrate'], env, false);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  cleanup.push(() => pool.end());
+  const count = async () =>
+    (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs')).rows[0].n;
+  const before = await count();
+  if (before > 0 && !opts.reuse)
+    throw new Error(`the database already holds ${before} jobs: pass --reuse to benchmark them, or empty it`);
+
+  // 3. The load: the base snapshot (the load rate), then the rounds.
+  const loads: { file: string; seconds: number; lines: number; report: Record<string, unknown> }[] = [];
+  if (before === 0) {
+    for (const file of files) {
+      say(`loading ${path.basename(file)}…`);
+      const t = performance.now();
+      const out = await cli(['ingest', file], env, false);
+      const seconds = (performance.now() - t) / 1000;
+      const report = JSON.parse(out.trim().split('\n').pop()!) as Record<string, unknown>;
+      delete report.rejections;
+      const lines = ['inserted', 'updated', 'unchanged', 'rejected'].reduce(
+        (a, k) => a + Number(report[k] ?? 0),
+        0,
+      );
+      loads.push({ file: path.basename(file), seconds: r1(seconds), lines, report });
+      say(
+        `  ${lines} postings in ${r1(seconds)} s (${Math.round(lines / seconds)}/s): ${JSON.stringify(report)}`,
+      );
+    }
+  } else say(`reusing the database: ${before} jobs`);
+  const base = loads[0];
+  const loaderRate = base ? Math.round(base.lines / base.seconds) : null;
+  let t = performance.now();
+  await pool.query('VACUUM (ANALYZE)');
+  const vacuumSeconds = r1((performance.now() - t) / 1000);
+  const { rows: popRows } = await pool.query<{ state: number; n: number }>(
+    'SELECT state, count(*)::int AS n FROM jobs GROUP BY state ORDER BY state',
+  );
+  const population = Object.fromEntries(popRows.map((r) => [['live', 'expired', 'folded'][r.state], r.n]));
+  const pgVersion = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]
+    .server_version;
+  say(`population ${JSON.stringify(population)}; VACUUM (ANALYZE) ${vacuumSeconds} s`);
+
+  // 4. A key without practical limits, so the limiter admits everything (it still runs on every request).
+  try {
+    await cli(
+      ['accounts', 'create', 'bench', '--rate-limit', '10000000', '--monthly-quota', '2000000000'],
+      env,
+      false,
+    );
+  } catch {
+    await cli(
+      ['accounts', 'set-limits', 'bench', '--rate-limit', '10000000', '--monthly-quota', '2000000000'],
+      env,
+      false,
+    );
+  }
+  for (const line of (await cli(['keys', 'list', '--account', 'bench'], env, false)).split('\n')) {
+    if (!line.trim()) continue;
+    const k = JSON.parse(line) as { id: number; revoked_at: string | null };
+    if (!k.revoked_at) await cli(['keys', 'revoke', String(k.id)], env, false);
+  }
+  const key = (await cli(['keys', 'create', '--account', 'bench'], env, false)).trim();
+
+  // 5. Parameters and request kinds.
+  const picks = await pickParameters(pool);
+  const kinds = buildKinds(picks);
+  const { ids, ...shown } = picks;
+  say(`parameters: ${JSON.stringify(shown)} (+${ids.length} ids)`);
+
+  // 6. The service.
+  const port = await freePort();
+  const service = await startServer(
+    'service',
+    'src/main.ts',
+    [],
+    {
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DEMO_DATA: 'false',
+      ...(opts.workers ? { WORKERS: String(opts.workers) } : {}),
+    },
+    port,
+    '/v1/health',
+  );
+  cleanup.push(() => service.stop());
+  const serviceMem = rssSampler(service.child.pid!);
+
+  // 7. One response per kind, recorded from the service; the baseline serves them.
+  const recorded: Record<string, { status: number; contentType: string; body: string }> = {};
+  const examples: Record<string, string> = {};
+  for (const k of kinds) {
+    const res = await fetch(service.base + k.paths[0], { headers: { authorization: `Bearer ${key}` } });
+    const body = await res.text();
+    recorded[k.name] = {
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? 'application/json',
+      body,
+    };
+    examples[k.name] = k.paths[0];
+    const total = /"total":(\d+)/.exec(body)?.[1] ?? /"count":(\d+)/.exec(body)?.[1];
+    say(
+      `  ${k.name.padEnd(16)} ${res.status} ${String(body.length).padStart(8)} B${total ? ` total/count ${total}` : ''}  ${k.paths[0]}`,
+    );
+    if (res.status !== 200) say(`    ${body.slice(0, 300)}`);
+  }
+  const responsesFile = path.join(dataDir, 'responses.json');
+  writeFileSync(responsesFile, JSON.stringify(recorded));
+  const basePort = await freePort();
+  const baseline = await startServer(
+    'baseline',
+    'bench/lib/baseline-server.ts',
+    [responsesFile],
+    { PORT: String(basePort) },
+    basePort,
+    '/ready',
+  );
+  cleanup.push(() => baseline.stop());
+  const baselineMem = rssSampler(baseline.child.pid!);
+
+  // 8. Each kind alone, then the mix; the service and the baseline driven identically, one after the other.
+  const results: KindResult[] = [];
+  const run = async (name: string, ks: Kind[], weight: number) => {
+    const s = await drive(service.base, key, ks, opts.duration, opts.connections);
+    const b = await drive(baseline.base, key, ks, opts.duration, opts.connections);
+    results.push({
+      kind: name,
+      weight,
+      example: examples[name] ?? 'weighted sequence of all kinds',
+      service: s,
+      baseline: b,
+    });
+    say(
+      `  ${name.padEnd(16)} p50 ${s.p50_ms} p99 ${s.p99_ms} ms, ${s.rps} req/s, ${s.errors} errors, ${s.non2xx} non-2xx` +
+        ` | baseline p50 ${b.p50_ms} ms, ${b.rps} req/s   (load ${load().join(' ')})`,
+    );
+  };
+  say(`driving: ${opts.duration} s per kind, ${opts.connections} connections`);
+  for (const k of kinds) await run(k.name, [k], k.weight);
+  await run('mix', kinds, 100);
+
+  // 9. Feed drain: one client pages the whole feed.
+  say('draining the feed…');
+  let rows = 0;
+  let pages = 0;
+  let next: string | null = '/v1/jobs/feed?since=3650d&limit=1000';
+  t = performance.now();
+  while (next) {
+    const res = await fetch(service.base + next, { headers: { authorization: `Bearer ${key}` } });
+    if (res.status !== 200) throw new Error(`feed drain: ${res.status} ${await res.text()}`);
+    const page = (await res.json()) as { count: number; next_cursor: string | null };
+    rows += page.count;
+    pages++;
+    next = page.next_cursor
+      ? `/v1/jobs/feed?since=3650d&limit=1000&cursor=${encodeURIComponent(page.next_cursor)}`
+      : null;
+  }
+  const drainSeconds = (performance.now() - t) / 1000;
+  const drain = { rows, pages, seconds: r1(drainSeconds), rows_per_s: Math.round(rows / drainSeconds) };
+  say(`  ${rows} rows in ${pages} pages, ${r1(drainSeconds)} s (${drain.rows_per_s} rows/s)`);
+
+  const serviceRss = serviceMem.stop();
+  const baselineRss = baselineMem.stop();
+  const warnings = service
+    .stderr()
+    .split('\n')
+    .filter((l) => l.trim() && !/created account|shown once|listening on|curl -H|OpenAPI:/.test(l))
+    .slice(-20);
+  await baseline.stop();
+  await service.stop();
+  const loadEnd = load();
+
+  // 10. The result.
+  const stamp = startedAt.toISOString().replace(/:/g, '-').replace(/\..*/, 'Z');
+  const resultDir = path.join(ROOT, 'bench/results');
+  mkdirSync(resultDir, { recursive: true });
+  const result = {
+    started_at: startedAt.toISOString(),
+    finished_at: new Date().toISOString(),
+    options: { ...opts, databaseUrl: opts.databaseUrl ? '(external)' : '(embedded)' },
+    machine: {
+      cpus: os.availableParallelism(),
+      cpu_model: os.cpus()[0]?.model,
+      memory_gb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      postgres: pgVersion,
+      load_average_start: loadStart,
+      load_average_end: loadEnd,
+    },
+    dataset: { dir: path.relative(ROOT, datasetDir), generation, population },
+    load: { files: loads, loader_postings_per_s: loaderRate, vacuum_analyze_s: vacuumSeconds },
+    parameters: shown,
+    memory: { service: serviceRss, baseline: baselineRss },
+    feed_drain: drain,
+    kinds: results,
+    service_log_tail: warnings,
+  };
+  const jsonFile = path.join(resultDir, `${stamp}.json`);
+  writeFileSync(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
+  const svgFile = path.join(resultDir, `${stamp}.svg`);
+  writeFileSync(
+    svgFile,
+    svg(
+      results,
+      `${population.live ?? 0} live jobs, ${opts.connections} connections, ${opts.duration} s per kind`,
+    ),
+  );
+
+  const ratio = (a: number, b: number) => (b ? `${(a / b).toFixed(1)}×` : '-');
+  const lines = [
+    '',
+    `dataset: ${opts.jobs} generated postings (seed ${opts.seed}, ${opts.rounds} round(s)); population ${JSON.stringify(population)}`,
+    `machine: ${result.machine.cpus} cores, ${result.machine.memory_gb} GiB, node ${process.version}, PostgreSQL ${pgVersion}`,
+    `load average (1/5/15 min): start ${loadStart.join(' ')}, end ${loadEnd.join(' ')}`,
+    `loader: ${loaderRate ?? 'reused (not measured)'} postings/s${base ? ` (${base.lines} in ${base.seconds} s, incl. refresh and VACUUM of the ingest command)` : ''}; VACUUM (ANALYZE) ${vacuumSeconds} s`,
+    `feed drain: ${drain.rows_per_s} rows/s (${rows} rows, ${pages} pages of 1000)`,
+    `peak RSS: service ${serviceRss.peak_tree_rss_mb} MB over ${serviceRss.processes} processes (largest process ${serviceRss.peak_process_hwm_mb} MB); baseline ${baselineRss.peak_tree_rss_mb} MB (${ratio(serviceRss.peak_tree_rss_mb, baselineRss.peak_tree_rss_mb)})`,
+    `${opts.duration} s per kind, ${opts.connections} connections; figures (ratio to the baseline):`,
+    '',
+    table(results),
+    '',
+    `result: ${path.relative(ROOT, jsonFile)}, plot: ${path.relative(ROOT, svgFile)}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  if (warnings.length) say(`service log (last lines):\n${warnings.join('\n')}`);
+}
+
+let code = 0;
+try {
+  await main();
+} catch (err) {
+  say(`bench failed: ${(err as Error).stack ?? err}`);
+  code = 1;
+}
+await shutdown();
+process.exit(code);
