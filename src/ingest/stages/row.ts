@@ -111,16 +111,33 @@ export function canonicalUrl(raw: string): string {
   }
 }
 
+/** FNV-1a over a string's UTF-16 units, 32 bits; two seeds give the 64 bits of a shingle. */
+function fnv1a(s: string, seed: number): number {
+  let h = seed;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
 /** 64-bit SimHash of the description's word 3-shingles, as 16 hex digits; near-identical texts differ in few bits. */
 export function simhash(text: string): string {
-  const words = norm(text).split(' ').filter(Boolean);
+  // Case-folded words; accents and punctuation do not matter for telling copies apart.
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
   const acc = new Int32Array(64);
   const n = Math.max(1, words.length - 2);
   for (let i = 0; i < n; i++) {
-    const h = createHash('md5')
-      .update(words.slice(i, i + 3).join(' '))
-      .digest();
-    for (let b = 0; b < 64; b++) acc[b] += (h[b >> 3] >> (b & 7)) & 1 ? 1 : -1;
+    const shingle = `${words[i] ?? ''} ${words[i + 1] ?? ''} ${words[i + 2] ?? ''}`;
+    const lo = fnv1a(shingle, 0x811c9dc5);
+    const hi = fnv1a(shingle, 0x050c5d1f);
+    for (let b = 0; b < 32; b++) {
+      acc[b] += (((lo >>> b) & 1) << 1) - 1;
+      acc[b + 32] += (((hi >>> b) & 1) << 1) - 1;
+    }
   }
   let hex = '';
   for (let nib = 0; nib < 16; nib++) {
