@@ -196,10 +196,15 @@ export async function ingestRecords(
       postings.push({ rec: l as PostingRecord, line: lineNumbers?.[i] });
     }
   });
+  // Enrichment (CPU in this process) of the next batch overlaps the database writes of the current one;
+  // the writes themselves stay strictly in order.
+  let writing: Promise<IngestReport> | undefined;
   for (let i = 0; i < postings.length; i += POSTING_BATCH) {
-    const part = await loadPostingBatch(db, catalog, postings.slice(i, i + POSTING_BATCH));
-    Object.assign(report, addReports(report, part));
+    const next = enrichBatch(catalog, postings.slice(i, i + POSTING_BATCH));
+    if (writing) Object.assign(report, addReports(report, await writing));
+    writing = writeBatch(db, next);
   }
+  if (writing) Object.assign(report, addReports(report, await writing));
   return report;
 }
 
@@ -247,11 +252,13 @@ function prepare(
   return out;
 }
 
-async function loadPostingBatch(
-  db: Db,
-  catalog: SourceCatalog,
-  items: { rec: PostingRecord; line?: number }[],
-): Promise<IngestReport> {
+interface EnrichedBatch {
+  report: IngestReport;
+  enriched: { rec: PostingRecord; line?: number; source: SourceRow; e: ReturnType<typeof enrichPosting> }[];
+}
+
+/** The pure part of a batch: source checks and enrichment, before any transaction. */
+function enrichBatch(catalog: SourceCatalog, items: { rec: PostingRecord; line?: number }[]): EnrichedBatch {
   const report = emptyReport();
   const ready = prepare(items, catalog, report);
   // Enrichment is pure and runs before the transaction, so the lock is held only for the writes.
@@ -272,6 +279,10 @@ async function loadPostingBatch(
       });
     }
   }
+  return { report, enriched };
+}
+
+async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<IngestReport> {
   if (!enriched.length) return report;
 
   await withTransaction(db.write, async (client) => {
