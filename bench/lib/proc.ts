@@ -1,7 +1,6 @@
 // Child processes: the project's CLI, the service, the baseline server; memory of a process tree.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -33,16 +32,7 @@ export async function cli(args: string[], env: NodeJS.ProcessEnv, echo = true): 
   return out;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../src/db/embedded.ts';
 
 export interface Server {
   child: ChildProcess;

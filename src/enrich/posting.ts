@@ -20,6 +20,7 @@ import type { EnrichedPosting, JobLocation } from './index.ts';
 import { salaryFromDescription, salaryOf } from './salary.ts';
 import { htmlToText, sanitizeDescription, textToHtml } from './sanitize.ts';
 import { extractSkills, normaliseSkill } from './skills.ts';
+import { CONTINENTS } from '../enums.ts';
 import { TAXONOMIES, taxonomies as inferTaxonomies } from './taxonomy.ts';
 import {
   benefits as inferBenefits,
@@ -48,15 +49,7 @@ const ARRANGEMENT: Record<string, Arrangement> = {
   telecommute: 'Remote',
   fullyremote: 'Remote',
 };
-const CONTINENTS = new Set([
-  'Africa',
-  'Antarctica',
-  'Asia',
-  'Europe',
-  'North America',
-  'Oceania',
-  'South America',
-]);
+const CONTINENT_SET = new Set<string>(CONTINENTS);
 const TAXONOMY_SET = new Set<string>(TAXONOMIES);
 
 // Arrangement phrases in the text, used only when location and source say nothing.
@@ -142,7 +135,7 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
   }
   const continents: string[] = [];
   const givenContinent = nonEmpty(loc.continent);
-  if (givenContinent && CONTINENTS.has(givenContinent)) continents.push(givenContinent);
+  if (givenContinent && CONTINENT_SET.has(givenContinent)) continents.push(givenContinent);
   for (const c of codes) {
     const k = continentOfCountry(c);
     if (k && !continents.includes(k)) continents.push(k);
