@@ -57,12 +57,15 @@ async function searchFlat(ctx: SearchContext, req: SearchRequest): Promise<strin
       ? `(SELECT count(*) FROM jobs j WHERE ${filterWhere}) AS total, ${VERSION_SQL} AS version`
       : 'NULL::bigint AS total, NULL::bigint AS version';
   const sql = `
-    WITH page AS (
-      SELECT ${FIELDS(req.descriptionFormat)}, j.posted_at AS sort_at
-      FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug
+    WITH ids AS (
+      -- Keys first: rows skipped by OFFSET are never joined or rendered.
+      SELECT j.id, j.posted_at FROM jobs j
       WHERE ${pageWhere}
       ORDER BY j.posted_at DESC, j.id DESC
       LIMIT ${q.v(req.limit + 1)} OFFSET ${q.v(offset)}
+    ), page AS (
+      SELECT ${FIELDS(req.descriptionFormat)}, j.posted_at AS sort_at
+      FROM ids JOIN jobs j ON j.id = ids.id LEFT JOIN companies c ON c.slug = j.company_slug
     )
     SELECT ${totalSql}, page.*
     FROM (SELECT 1) AS one LEFT JOIN page ON true
