@@ -1,8 +1,9 @@
 // The operator's account commands: create, list, set-limits, usage (JSON lines on stdout).
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/accounts.ts';
 import { createKey } from '../../src/db/keys.ts';
 import { PgLimiter } from '../../src/http/limiter.ts';
+import { capture } from '../helpers/capture.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 
 let db: TestDb;
@@ -24,28 +25,12 @@ afterAll(async () => {
 async function cli(
   ...args: string[]
 ): Promise<{ code: number; lines: Record<string, unknown>[]; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
-    out.push(String(s));
-    return true;
-  });
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
-    err.push(String(s));
-    return true;
-  });
-  try {
-    const code = await run(args);
-    const lines = out
-      .join('')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    return { code, lines, err: err.join('') };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
+  const { code, out, err } = await capture(run, args);
+  const lines = out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { code, lines, err };
 }
 
 describe('accounts command', () => {

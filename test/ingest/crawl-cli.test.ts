@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCrawlArgs, run } from '../../src/cli/crawl.ts';
+import { capture as captureCli } from '../helpers/capture.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 import { fixture, startServer, type TestServer } from './crawl-helpers.ts';
 
@@ -17,25 +18,7 @@ afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-async function capture(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
-    out.push(String(s));
-    return true;
-  });
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
-    err.push(String(s));
-    return true;
-  });
-  try {
-    const code = await run(args);
-    return { code, out: out.join(''), err: err.join('') };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const capture = (args: string[]) => captureCli(run, args);
 
 describe('crawl command', () => {
   it('validates its arguments', async () => {

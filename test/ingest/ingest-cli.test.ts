@@ -1,8 +1,9 @@
 // The ingest and keys commands in-process, on a fresh database.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as ingest } from '../../src/cli/ingest.ts';
 import { run as keys } from '../../src/cli/keys.ts';
 import { SAMPLE } from '../helpers/app.ts';
+import { capture } from '../helpers/capture.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 
 let db: TestDb;
@@ -17,26 +18,6 @@ afterAll(async () => {
   else process.env.DATABASE_URL = saved;
   await db.drop();
 });
-
-async function capture(run: (args: string[]) => Promise<number>, args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
-    out.push(String(s));
-    return true;
-  });
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
-    err.push(String(s));
-    return true;
-  });
-  try {
-    const code = await run(args);
-    return { code, out: out.join(''), err: err.join('') };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
 
 describe('ingest command', () => {
   it('loads canonical JSON Lines and reports rejected lines with their numbers', async () => {
