@@ -19,17 +19,11 @@ const ts = { type: 'string', format: 'date-time' };
 const num = { type: ['number', 'null'] };
 const int = { type: ['integer', 'null'] };
 
+// The search rows' company: the subset of the profile, or the slug-less fallback.
+const SUBSET_FIELDS = { slug: str, name: str, domain: strOrNull, website: strOrNull, logo: strOrNull };
 const companySubset = {
   type: 'object',
-  properties: {
-    slug: str,
-    name: str,
-    domain: strOrNull,
-    website: strOrNull,
-    logo: strOrNull,
-    industry: strOrNull,
-    employee_count: int,
-  },
+  properties: { ...SUBSET_FIELDS, industry: strOrNull, employee_count: int },
   required: ['name'],
 };
 
@@ -37,11 +31,7 @@ const schemas: Record<string, unknown> = {
   Company: {
     type: 'object',
     properties: {
-      slug: str,
-      name: str,
-      domain: strOrNull,
-      website: strOrNull,
-      logo: strOrNull,
+      ...SUBSET_FIELDS,
       industry: strOrNull,
       type: strOrNull,
       description: strOrNull,
