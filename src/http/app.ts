@@ -19,6 +19,9 @@ export const routes: RouteDef[] = [...feedRoutes, ...jobRoutes, ...companyRoutes
 const JSON_TYPE = 'application/json; charset=utf-8';
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 
+const unavailable = () =>
+  errors.unavailable('the query took too long or the database is unavailable; retry later');
+
 /** The request URL with any api_key value replaced, for logs. */
 export function redactUrl(url: string): string {
   return url.replace(/([?&]api_key=)[^&#]*/gi, '$1[REDACTED]');
@@ -66,7 +69,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     requestTimeout: 30_000,
     http: { headersTimeout: 10_000, maxHeaderSize: 16_384 },
   });
-  const authenticator = new Authenticator(ctx.db.write, ctx.db.write, ctx.config.KEY_PREFIX);
+  const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX);
 
   // Bodies are never read: the API is read-only.
   app.removeAllContentTypeParsers();
@@ -97,10 +100,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     if (err instanceof ApiError) return sendError(reply, err);
     if (isTimeoutOrConnectionError(err)) {
       req.log.warn({ err }, 'database unavailable or query timed out');
-      return sendError(
-        reply,
-        errors.unavailable('the query took too long or the database is unavailable; retry later'),
-      );
+      return sendError(reply, unavailable());
     }
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
@@ -161,13 +161,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         return { ...out, headers };
       } catch (err) {
         // Errors after authentication still carry the rate-limit headers.
-        if (err instanceof ApiError) throw new ApiError(err.status, err.body, { ...headers, ...err.headers });
+        const known =
+          err instanceof ApiError ? err : isTimeoutOrConnectionError(err) ? unavailable() : undefined;
+        if (known) throw new ApiError(known.status, known.body, { ...headers, ...known.headers });
         throw err;
       }
     });
   }
 
-  register('/openapi.json', async () => ({ body: JSON.stringify(buildOpenApi(routes, ctx.version)) }));
+  // Generated from the routes and the registry of this very process, once.
+  const openapi = JSON.stringify(buildOpenApi(routes, ctx.version));
+  register('/openapi.json', async () => ({ body: openapi }));
 
   await app.ready();
   return {

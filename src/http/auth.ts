@@ -19,9 +19,9 @@ export class Authenticator {
   private used = new Map<number, Date>();
   private timer: NodeJS.Timeout;
 
+  /** `pool` is the primary: a revocation must be seen by the very next request. */
   constructor(
     private pool: pg.Pool,
-    private writePool: pg.Pool,
     prefix: string,
     flushMs = 10_000,
   ) {
@@ -43,7 +43,7 @@ export class Authenticator {
     if (!this.used.size) return;
     const batch = this.used;
     this.used = new Map();
-    await touchKeys(this.writePool, batch);
+    await touchKeys(this.pool, batch);
   }
 
   async close(): Promise<void> {

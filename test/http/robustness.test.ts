@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryLimiter } from '../../src/http/limiter.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 const lines: string[] = [];
@@ -14,7 +15,11 @@ const sink = new Writable({
 let t: TestApp;
 let locker: pg.Client;
 beforeAll(async () => {
-  t = await createTestApp({ env: { STATEMENT_TIMEOUT_MS: '300' }, logger: { level: 'info', stream: sink } });
+  t = await createTestApp({
+    env: { STATEMENT_TIMEOUT_MS: '300' },
+    logger: { level: 'info', stream: sink },
+    limiter: new MemoryLimiter(),
+  });
   locker = new pg.Client({ connectionString: t.db.url });
   await locker.connect();
 });
@@ -32,6 +37,8 @@ describe('database failures', () => {
       expect(r.statusCode).toBe(503);
       expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(r.json().error).toBe('service unavailable');
+      // Still an authenticated response: it carries the rate-limit headers.
+      expect(r.headers['x-ratelimit-limit']).toBe('600');
     } finally {
       await locker.query('ROLLBACK');
     }
