@@ -2,7 +2,7 @@
 // saved source payloads through the adapters and the same pipeline as everything else.
 import { convertPayloadFiles } from '../ingest/adapters/index.ts';
 import { expireMissingFromBoard, ingestRecords } from '../ingest/pipeline.ts';
-import { runRefresh } from '../service/schedules.ts';
+import { afterLoad } from '../service/schedules.ts';
 import { withDb } from './db.ts';
 
 export async function run(
@@ -33,7 +33,7 @@ export async function run(
         expired += await expireMissingFromBoard(db, f.board, seen);
       }
     }
-    await runRefresh(db);
+    await afterLoad(db);
     for (const f of converted.files) {
       process.stderr.write(
         `${f.file}: ${f.error ? `failed: ${f.error}` : `${f.postings} postings, ${f.rejected.length} rejected, ${f.dropped} unlisted`}\n`,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ingestFile } from '../ingest/jsonl.ts';
 import { addReports, emptyReport } from '../ingest/pipeline.ts';
-import { runRefresh } from '../service/schedules.ts';
+import { afterLoad } from '../service/schedules.ts';
 import { parseArgs, withDb } from './db.ts';
 
 function progressBar(file: string) {
@@ -41,7 +41,7 @@ export async function run(args: string[]): Promise<number> {
       report = addReports(report, await ingestFile(db, file, progressBar(file)));
       if (process.stderr.isTTY) process.stderr.write('\n');
     }
-    await runRefresh(db);
+    await afterLoad(db);
     await db.write.query('VACUUM (ANALYZE) jobs');
     const seconds = (Date.now() - started) / 1000;
     for (const r of report.rejected.slice(0, 50)) {

@@ -48,6 +48,12 @@ export async function runRefresh(db: Db): Promise<void> {
   });
 }
 
+/** After every load: jobs whose expires_at has passed leave the live population, then counts and coverage. */
+export async function afterLoad(db: Db): Promise<void> {
+  await expireDue(db);
+  await runRefresh(db);
+}
+
 /**
  * One crawl round over the boards registry, by one process at a time; undefined when another process
  * is crawling. jobs_count and coverage are refreshed after it, as after every load.
@@ -60,7 +66,7 @@ export async function runCrawl(
   let reports: BoardReport[] | undefined;
   await exclusively(db, CRAWL_LOCK, async () => {
     reports = await crawler.round(await loadRegistry(registryFile));
-    await runRefresh(db);
+    await afterLoad(db);
   });
   return reports;
 }

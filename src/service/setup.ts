@@ -8,7 +8,7 @@ import { migrate } from '../db/migrations.ts';
 import type { Db } from '../db/pool.ts';
 import { ingestFile } from '../ingest/jsonl.ts';
 import { seedSources } from '../ingest/pipeline.ts';
-import { runRefresh } from './schedules.ts';
+import { afterLoad } from './schedules.ts';
 
 export async function prepareDatabase(db: Db): Promise<void> {
   await migrate(db.write);
@@ -33,7 +33,7 @@ export async function loadDemoIfEmpty(db: Db, config: Config, log: (m: string) =
     loaded += report.inserted;
     log(`loaded ${path.basename(file)}: ${report.inserted} inserted, ${report.rejected.length} rejected`);
   }
-  await runRefresh(db);
+  await afterLoad(db);
   await db.write.query('VACUUM (ANALYZE) jobs');
   return loaded;
 }
