@@ -38,17 +38,21 @@ export { displayTitle } from './title.ts';
 
 type Arrangement = EnrichedPosting['work_arrangement'];
 
-const ARRANGEMENT: Record<string, Arrangement> = {
-  onsite: 'On-site',
-  'on-site': 'On-site',
-  'on site': 'On-site',
-  office: 'On-site',
-  inoffice: 'On-site',
-  hybrid: 'Hybrid',
-  remote: 'Remote',
-  telecommute: 'Remote',
-  fullyremote: 'Remote',
-};
+// Null prototype: looked up with input strings, so "__proto__" or "constructor" find nothing.
+const ARRANGEMENT: Record<string, Arrangement> = Object.setPrototypeOf(
+  {
+    onsite: 'On-site',
+    'on-site': 'On-site',
+    'on site': 'On-site',
+    office: 'On-site',
+    inoffice: 'On-site',
+    hybrid: 'Hybrid',
+    remote: 'Remote',
+    telecommute: 'Remote',
+    fullyremote: 'Remote',
+  },
+  null,
+);
 const CONTINENT_SET = new Set<string>(CONTINENTS);
 const TAXONOMY_SET = new Set<string>(TAXONOMIES);
 

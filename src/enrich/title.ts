@@ -16,13 +16,17 @@ const SMALL = new Set(
   ),
 );
 // Acronyms with a conventional mixed case.
-const MIXED: Record<string, string> = {
-  DEVOPS: 'DevOps',
-  IOS: 'iOS',
-  SAAS: 'SaaS',
-  PHD: 'PhD',
-  MLOPS: 'MLOps',
-};
+// Null prototype: looked up with input strings, so "__proto__" or "constructor" find nothing.
+const MIXED: Record<string, string> = Object.setPrototypeOf(
+  {
+    DEVOPS: 'DevOps',
+    IOS: 'iOS',
+    SAAS: 'SaaS',
+    PHD: 'PhD',
+    MLOPS: 'MLOps',
+  },
+  null,
+);
 // Gender markers: German "(m/w/d)" is written in lower case, French "H/F" in capitals.
 const GENDER_RE = /^\(?[mwdx](?:\/[mwdx*]){1,3}\)?$/i;
 const GENDER_FR_RE = /^\(?[hf]\/[hf]\)?$/i;

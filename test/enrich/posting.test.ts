@@ -224,3 +224,27 @@ describe('enrichPosting', () => {
     );
   });
 });
+
+describe('prototype keys in source values', () => {
+  it('never resolve to inherited properties', () => {
+    for (const v of ['__proto__', 'constructor', 'toString', 'valueOf']) {
+      const e = enrichPosting({
+        id: 'lever:p',
+        source: 'lever',
+        title: v,
+        company: { name: v },
+        url: 'https://x.example/p',
+        work_arrangement: v,
+        seniority: v,
+        experience_level: v,
+        employment_type: [v],
+        location: { raw: [v, `${v}, ${v}`] },
+      });
+      expect(['On-site', 'Hybrid', 'Remote']).toContain(e.work_arrangement);
+      expect(e.seniority === null || typeof e.seniority === 'string').toBe(true);
+      expect(e.experience_level === null || typeof e.experience_level === 'string').toBe(true);
+      expect(e.employment_type.every((x) => typeof x === 'string')).toBe(true);
+      expect(JSON.parse(JSON.stringify(e))).toEqual(e);
+    }
+  });
+});

@@ -114,3 +114,13 @@ describe('fuzzing the HTTP surface', () => {
     );
   });
 });
+
+describe('prototype keys', () => {
+  it('__proto__, constructor and toString are unknown parameters like any other', async () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const r = await t.get(`/v1/jobs?${name}=1`);
+      expect(r.statusCode).toBe(400);
+      expect(r.json()).toEqual({ error: 'invalid request', param: name, hint: 'unknown parameter' });
+    }
+  });
+});

@@ -145,15 +145,19 @@ export const endpointParams = {
 export type Endpoint = keyof typeof endpointParams;
 
 /** Parameters that exist nowhere, with a hint saying what to use instead. */
-const KNOWN_TRAPS: Record<string, string> = {
-  location: 'there is no geo search; use country, region, city, continent or remote',
-  salary_min: 'use salary_gte and salary_lte',
-  salary_max: 'use salary_gte and salary_lte',
-  posted_since: 'use time_frame or posted_gte',
-  q: 'use title or description',
-  sort: 'sorting is not configurable',
-  page: 'use offset or cursor',
-};
+// Null prototype: looked up with input strings, so "__proto__" or "constructor" find nothing.
+const KNOWN_TRAPS: Record<string, string> = Object.setPrototypeOf(
+  {
+    location: 'there is no geo search; use country, region, city, continent or remote',
+    salary_min: 'use salary_gte and salary_lte',
+    salary_max: 'use salary_gte and salary_lte',
+    posted_since: 'use time_frame or posted_gte',
+    q: 'use title or description',
+    sort: 'sorting is not configurable',
+    page: 'use offset or cursor',
+  },
+  null,
+);
 
 /** The auth parameter, accepted everywhere a key is accepted. */
 export const API_KEY_PARAM = 'api_key';
