@@ -260,6 +260,14 @@ $fn$;
     // 128 bytes, so the heap keeps only the narrow filter columns: counts and filters read ~3x fewer pages.
     sql: 'ALTER TABLE jobs SET (toast_tuple_target = 128);',
   },
+  {
+    id: 4,
+    name: 'jobs heap: filter columns stay inline',
+    // 128 bytes also pushed the filter columns (country_codes, skills, even ids) out of line, so every
+    // filter and sort had to detoast them. At 1024 bytes only the rendered JSON, the descriptions, the
+    // description tsvector and the tracked values move out (measured on 20k rows: ~900 bytes a row).
+    sql: 'ALTER TABLE jobs SET (toast_tuple_target = 1024);',
+  },
 ];
 
 /** Applies every migration not yet applied. Returns the ids applied now. */
