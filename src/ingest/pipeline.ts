@@ -369,7 +369,8 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<
     await upsertRows(client, rows);
 
     // Folding: rows that will be live are matched against the other copies of the same posting.
-    const liveRows = rows.filter((r) => r.state !== 1 && !toExpire.includes(r.id));
+    const expiring = new Set(toExpire);
+    const liveRows = rows.filter((r) => r.state !== 1 && !expiring.has(r.id));
     const published = new Set([...existing.values()].filter((e) => e.state === 0).map((e) => e.id));
     report.folded += await fold(client, liveRows, ts, published);
 
@@ -378,7 +379,8 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<
       report.expired += expired.length;
       await unfold(client, expired, ts);
     }
-    await bumpDataVersion(client);
+    // An unchanged re-load (a re-crawl of a quiet board) keeps the cached totals and stats valid.
+    if (rows.length || toExpire.length) await bumpDataVersion(client);
   });
   return report;
 }

@@ -43,10 +43,13 @@ describe('canonical JSON Lines loader', () => {
   it('re-loading the same file changes nothing', async () => {
     const before = await db.write.query('SELECT id, doc, modified_at, updated_at FROM jobs ORDER BY id');
     const clock = await db.write.query('SELECT last FROM feed_clock');
+    const version = await db.write.query('SELECT version FROM data_version');
     const report = await ingestFile(db, SAMPLE);
     expect(report).toMatchObject({ inserted: 0, updated: 0, unchanged: 7, expired: 0, folded: 0 });
     const after = await db.write.query('SELECT id, doc, modified_at, updated_at FROM jobs ORDER BY id');
     expect(after.rows).toEqual(before.rows);
+    // Nothing changed, so cached totals and stats stay valid.
+    expect((await db.write.query('SELECT version FROM data_version')).rows).toEqual(version.rows);
     expect(
       (await db.write.query('SELECT last FROM feed_clock')).rows[0].last.getTime(),
     ).toBeGreaterThanOrEqual(clock.rows[0].last.getTime());
