@@ -138,8 +138,3 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return out as Config;
 }
-
-/** The documented settings, for the README and `cli config`. */
-export function describeSettings(): { name: string; doc: string; default: unknown }[] {
-  return Object.entries(schema).map(([name, s]) => ({ name, doc: s.doc, default: s.default }));
-}

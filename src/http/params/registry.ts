@@ -97,6 +97,15 @@ const descriptionFormat = p(
 );
 const cursor = p('cursor', c.text(2048), 'Opaque keyset cursor from the previous `next_cursor`.');
 
+/** The window and page size of a feed: `since`, its absolute start, `limit`. */
+function feedWindow(start: string, time: string, maxLimit: number, defaultLimit: number): ParamDef[] {
+  return [
+    p('since', c.window, `Relative window on ${time} (default 24h).`),
+    p(start, c.instant, `Absolute start on ${time}; wins over since.`),
+    p('limit', c.integer(1, maxLimit), `Page size, 1 to ${maxLimit} (default ${defaultLimit}).`),
+  ];
+}
+
 export const endpointParams = {
   jobs: [
     ...jobFilterParams,
@@ -107,26 +116,9 @@ export const endpointParams = {
     cursor,
   ],
   count: [...jobFilterParams, collapse],
-  feed: [
-    p('since', c.window, 'Relative window on index time (default 24h).'),
-    p('created_gte', c.instant, 'Absolute start on index time; wins over since.'),
-    p('limit', c.integer(1, 1000), 'Page size, 1 to 1000 (default 200).'),
-    cursor,
-    descriptionFormat,
-  ],
-  modified: [
-    p('since', c.window, 'Relative window on modification time (default 24h).'),
-    p('modified_gte', c.instant, 'Absolute start on modification time; wins over since.'),
-    p('limit', c.integer(1, 1000), 'Page size, 1 to 1000 (default 200).'),
-    cursor,
-    descriptionFormat,
-  ],
-  expired: [
-    p('since', c.window, 'Relative window on expiry time (default 24h).'),
-    p('expired_gte', c.instant, 'Absolute start on expiry time; wins over since.'),
-    p('limit', c.integer(1, 5000), 'Page size, 1 to 5000 (default 1000).'),
-    cursor,
-  ],
+  feed: [...feedWindow('created_gte', 'index time', 1000, 200), cursor, descriptionFormat],
+  modified: [...feedWindow('modified_gte', 'modification time', 1000, 200), cursor, descriptionFormat],
+  expired: [...feedWindow('expired_gte', 'expiry time', 5000, 1000), cursor],
   job: [descriptionFormat],
   companies: [
     p('q', c.text(200), 'Case-insensitive substring of the company name.'),
