@@ -5,6 +5,7 @@ import type { CompanyRecord } from '../ingest/record.ts';
 import { COUNTRIES, COUNTRY_BY_CODE, type CountryInfo, countryPicker, pickCity } from './geo.ts';
 import { type Family, INDUSTRIES } from './occupations.ts';
 import { Rng, Weighted } from './prng.ts';
+import { SIZE_BUCKETS as SIZE_LABELS } from '../enums.ts';
 
 const FIRST = [
   'Acme',
@@ -256,16 +257,11 @@ const TOP_HQ = [
 const LEGAL_SUFFIX =
   /\s+(Inc\.?|LLC|Corp\.?|Ltd\.?|plc|Limited|GmbH( & Co\. KG)?|AG|SAS|SA|B\.V\.|N\.V\.|S\.L\.|S\.A\.|S\.r\.l\.|S\.p\.A\.|Pty Ltd|Pvt Ltd|Technologies Pvt Ltd|Private Limited|AB|Ltda)$/;
 
-export const SIZE_BUCKETS: [number, number, string][] = [
-  [1, 10, '1-10 employees'],
-  [11, 50, '11-50 employees'],
-  [51, 200, '51-200 employees'],
-  [201, 500, '201-500 employees'],
-  [501, 1000, '501-1000 employees'],
-  [1001, 5000, '1001-5000 employees'],
-  [5001, 10000, '5001-10000 employees'],
-  [10001, Number.POSITIVE_INFINITY, '10001+ employees'],
-];
+// Bounds read from the spec's bucket labels ("11-50 employees", "10001+ employees").
+export const SIZE_BUCKETS: [number, number, string][] = SIZE_LABELS.map((label) => {
+  const [, lo, hi] = /^(\d+)(?:-(\d+))?/.exec(label)!;
+  return [Number(lo), hi ? Number(hi) : Number.POSITIVE_INFINITY, label];
+});
 export function sizeRange(n: number): string {
   return SIZE_BUCKETS.find(([lo, hi]) => n >= lo && n <= hi)![2];
 }
