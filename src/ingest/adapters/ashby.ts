@@ -21,13 +21,17 @@ import {
   workplace,
 } from './util.ts';
 
-const INTERVAL: Record<string, string> = {
-  '1 YEAR': 'YEAR',
-  '1 MONTH': 'MONTH',
-  '1 WEEK': 'WEEK',
-  '1 DAY': 'DAY',
-  '1 HOUR': 'HOUR',
-};
+// Null prototype: looked up with payload strings, so "__proto__" or "constructor" find nothing.
+const INTERVAL: Record<string, string> = Object.setPrototypeOf(
+  {
+    '1 YEAR': 'YEAR',
+    '1 MONTH': 'MONTH',
+    '1 WEEK': 'WEEK',
+    '1 DAY': 'DAY',
+    '1 HOUR': 'HOUR',
+  },
+  null,
+);
 
 function salaryComponent(c: unknown): SalaryInput | undefined {
   if (!isObj(c) || c.compensationType !== 'Salary') return undefined;

@@ -21,13 +21,17 @@ import {
   workplace,
 } from './util.ts';
 
-const INTERVALS: Record<string, string> = {
-  'per-year-salary': 'YEAR',
-  'per-month-salary': 'MONTH',
-  'per-week-salary': 'WEEK',
-  'per-day-wage': 'DAY',
-  'per-hour-wage': 'HOUR',
-};
+// Null prototype: looked up with payload strings, so "__proto__" or "constructor" find nothing.
+const INTERVALS: Record<string, string> = Object.setPrototypeOf(
+  {
+    'per-year-salary': 'YEAR',
+    'per-month-salary': 'MONTH',
+    'per-week-salary': 'WEEK',
+    'per-day-wage': 'DAY',
+    'per-hour-wage': 'HOUR',
+  },
+  null,
+);
 
 /** Yearly figures under 1000 were entered in thousands ("100–130" for 100,000–130,000). */
 export const LEVER_THOUSANDS_BELOW = 1000;

@@ -26,15 +26,19 @@ const parser = new XMLParser({
   isArray: (name) => ['position', 'jobDescription', 'office'].includes(name),
 });
 
-const EXPERIENCE: Record<string, string> = {
-  'lt-1': '0-2',
-  '1-2': '0-2',
-  '2-5': '2-5',
-  '5-7': '5-10',
-  '7-10': '5-10',
-  '10-15': '10+',
-  'gt-15': '10+',
-};
+// Null prototype: looked up with payload strings, so "__proto__" or "constructor" find nothing.
+const EXPERIENCE: Record<string, string> = Object.setPrototypeOf(
+  {
+    'lt-1': '0-2',
+    '1-2': '0-2',
+    '2-5': '2-5',
+    '5-7': '5-10',
+    '7-10': '5-10',
+    '10-15': '10+',
+    'gt-15': '10+',
+  },
+  null,
+);
 
 function types(p: Obj): string[] | undefined {
   const kind = str(p.employmentType)?.toLowerCase();
