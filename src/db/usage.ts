@@ -42,8 +42,8 @@ export async function takeRequest(
 
 /** Deletes the window rows of keys that stopped sending requests. Returns the number deleted. */
 export async function purgeRateHits(pool: pg.Pool, nowMs: number): Promise<number> {
-  const { rowCount } = await pool.query('DELETE FROM rate_hits WHERE at_ms <= $1', [nowMs - WINDOW_MS]);
-  return rowCount ?? 0;
+  const { rows } = await pool.query<{ n: string }>('SELECT limiter_purge($1, $2) AS n', [nowMs, WINDOW_MS]);
+  return Number(rows[0].n);
 }
 
 // --- accounts (operator commands) ---

@@ -1,6 +1,7 @@
 // Rate limits and monthly quotas through the HTTP layer, on the PostgreSQL store, with a fake clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, ensureAccount } from '../../src/db/keys.ts';
+import { purgeRateHits } from '../../src/db/usage.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
 import { limiterHealth, PgLimiter } from '../../src/http/limiter.ts';
 import { ensureDemoKey, prepareDatabase } from '../../src/service/setup.ts';
@@ -131,6 +132,53 @@ describe('sliding window', () => {
     // A quiet minute empties the window.
     res = await at(200_000);
     expect(limits(res)).toMatchObject({ remaining: 2, reset: 60 });
+  });
+
+  it('keeps the running count of a key equal to its window rows, through slides and the purge', async () => {
+    const { id: accountId, keys } = await account(1000, 100_000);
+    const keyId = (
+      await db.write.query<{ id: number }>('SELECT id::int AS id FROM api_keys WHERE account_id = $1', [accountId])
+    ).rows[0].id;
+    const state = async () =>
+      (
+        await db.write.query<{ rows: number; n: number | null }>(
+          `SELECT (SELECT count(*)::int FROM rate_hits WHERE key_id = $1) AS rows,
+                  (SELECT n FROM rate_windows WHERE key_id = $1) AS n`,
+          [keyId],
+        )
+      ).rows[0];
+    const t0 = clock;
+    for (const offset of [0, 1, 2, 30_000, 30_001, 60_001, 60_002, 95_000]) {
+      clock = t0 + offset;
+      const res = await get('/v1/meta', keys[0]);
+      expect(res.statusCode).toBe(200);
+      const s = await state();
+      expect(s.n).toBe(s.rows);
+      expect(limits(res).remaining).toBe(1000 - s.rows);
+    }
+    // At 95 s the window holds the requests at 60,001, 60,002 and 95,000.
+    expect((await state()).rows).toBe(3);
+    // The purge covers every key (other tests left rows too): it removes exactly the stale rows, and
+    // every key's count still equals its rows.
+    const purge = async (at: number) => {
+      const stale = (
+        await db.write.query<{ n: number }>('SELECT count(*)::int AS n FROM rate_hits WHERE at_ms <= $1', [
+          at - 60_000,
+        ])
+      ).rows[0].n;
+      expect(await purgeRateHits(db.write, at)).toBe(stale);
+      const { rows } = await db.write.query(
+        `SELECT w.key_id FROM rate_windows w FULL JOIN (SELECT key_id, count(*)::int AS c FROM rate_hits GROUP BY key_id) h
+           USING (key_id) WHERE w.n IS DISTINCT FROM h.c`,
+      );
+      expect(rows).toEqual([]);
+    };
+    await purge(t0 + 120_002);
+    expect(await state()).toEqual({ rows: 1, n: 1 });
+    await purge(t0 + 155_000);
+    expect(await state()).toEqual({ rows: 0, n: null });
+    clock = t0 + 156_000;
+    expect(limits(await get('/v1/meta', keys[0])).remaining).toBe(999);
   });
 
   it('is per key: two keys of one account have a window each', async () => {
