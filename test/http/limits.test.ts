@@ -137,7 +137,9 @@ describe('sliding window', () => {
   it('keeps the running count of a key equal to its window rows, through slides and the purge', async () => {
     const { id: accountId, keys } = await account(1000, 100_000);
     const keyId = (
-      await db.write.query<{ id: number }>('SELECT id::int AS id FROM api_keys WHERE account_id = $1', [accountId])
+      await db.write.query<{ id: number }>('SELECT id::int AS id FROM api_keys WHERE account_id = $1', [
+        accountId,
+      ])
     ).rows[0].id;
     const state = async () =>
       (
