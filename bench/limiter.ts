@@ -1,5 +1,5 @@
 // Cost per request of the limiter: take() on each store, next to a no-op limiter measured in the same run.
-//   node --import tsx bench/limiter.ts [--requests N] [--concurrency C]
+//   node --import tsx bench/limiter.ts [--requests N] [--concurrency C] [--keys K]
 // PostgreSQL: DATABASE_URL (a scratch database is created on that server and dropped), else an embedded
 // cluster in a temporary directory. Redis: REDIS_URL (skipped when unset; keys under a scratch prefix).
 // Figures: sequential latency (p50/p99 in µs, one call at a time) and throughput (requests/s with C calls
@@ -22,7 +22,7 @@ const arg = (name: string, def: number) => {
 };
 const REQUESTS = arg('requests', 5000);
 const CONCURRENCY = arg('concurrency', 16);
-const KEYS = 100;
+const KEYS = arg('keys', 100);
 
 class NoopLimiter implements Limiter {
   readonly store = 'none';
