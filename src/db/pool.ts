@@ -65,10 +65,14 @@ export async function openDb(config: Config, opts: DbOptions = {}): Promise<Db> 
 }
 
 /** Runs `fn` in a transaction on a client of `pool`. */
-export async function withTransaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(
+  pool: pg.Pool,
+  fn: (c: pg.PoolClient) => Promise<T>,
+  begin = 'BEGIN',
+): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const out = await fn(client);
     await client.query('COMMIT');
     return out;
@@ -92,4 +96,9 @@ export function isTimeoutOrConnectionError(err: unknown): boolean {
     msg.includes('Connection terminated') ||
     msg.includes('Client has encountered a connection error')
   );
+}
+
+/** Runs several reads of `fn` on one snapshot (also on a hot standby). */
+export function withSnapshot<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withTransaction(pool, fn, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
 }

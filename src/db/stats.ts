@@ -11,7 +11,7 @@ export interface LiveStats {
 
 let cache: { version: number; stats: LiveStats } | undefined;
 
-export async function dataVersion(pool: pg.Pool): Promise<number> {
+export async function dataVersion(pool: pg.Pool | pg.PoolClient): Promise<number> {
   const { rows } = await pool.query<{ version: number }>('SELECT version FROM data_version WHERE id = 1');
   return Number(rows[0].version);
 }

@@ -4,6 +4,7 @@ import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './
 import { applyJobFilters, type JobFilters } from './filters.ts';
 import { type DescriptionFormat, descriptionColumn, jsonArray, renderJob } from './render.ts';
 import { Sql } from './sql.ts';
+import { withSnapshot } from '../db/pool.ts';
 import { cacheVersion, type TotalsCache, VERSION_SQL } from './totals.ts';
 
 export interface SearchRequest {
@@ -85,47 +86,86 @@ async function searchFlat(ctx: SearchContext, req: SearchRequest): Promise<strin
   return `{"data":${data},"total":${total},"limit":${req.limit}${offsetPart},"next_cursor":${next}}`;
 }
 
-/** Collapse: one row per company + title, the newest of its group, with `openings`. */
+/**
+ * Collapse: one row per company + title, the newest of its group, with `openings`. Groups are ordered by
+ * their newest row, so the page is found by walking the matches newest first until offset + limit groups
+ * are seen, in chunks that grow; only the page's groups are then counted. The total (the number of
+ * groups) is cached per data version like every total. All reads share one snapshot.
+ */
 async function searchCollapsed(ctx: SearchContext, req: SearchRequest): Promise<string> {
-  const q = new Sql();
-  applyJobFilters(q, req.filters);
-  const sql = `
-    WITH m AS (
-      SELECT j.id, j.collapse_key, j.posted_at FROM jobs j WHERE ${q.whereSql()}
-    ), g AS (
-      SELECT collapse_key, count(*) AS openings,
-             (array_agg(id ORDER BY posted_at DESC, id DESC))[1] AS id,
-             max(posted_at) AS sort_at
-      FROM m GROUP BY collapse_key
-    ), page AS (
-      SELECT g.id, g.openings, g.sort_at FROM g ORDER BY g.sort_at DESC, g.id DESC
-      LIMIT ${q.v(req.limit)} OFFSET ${q.v(req.offset)}
-    )
-    SELECT (SELECT count(*) FROM g) AS total, ${FIELDS(req.descriptionFormat)}, page.openings, page.sort_at
-    FROM (SELECT 1) AS one
-    LEFT JOIN (page JOIN jobs j ON j.id = page.id LEFT JOIN companies c ON c.slug = j.company_slug) ON true
-    ORDER BY page.sort_at DESC, page.id DESC`;
-  const { rows } = await ctx.pool.query(sql, q.params);
-  const total = Number(rows[0].total);
-  const page = rows.filter((r) => r.id !== null);
-  const data = jsonArray(page.map((r) => renderJob({ ...r, openings: Number(r.openings) })));
-  return `{"data":${data},"total":${total},"limit":${req.limit},"offset":${req.offset},"collapsed":true}`;
+  const fp = fingerprint('jobs', canonicalFilters(req.filters));
+  const want = req.offset + req.limit;
+  return withSnapshot(ctx.pool, async (client) => {
+    const total = await countIn(client, ctx.totals, req.filters, `groups|${fp}`, true);
+    const newest = new Map<string, { id: string; pos: string }>();
+    let after: CursorPosition | undefined;
+    for (let chunk = Math.max(2 * want, 16); newest.size < want; chunk *= 4) {
+      const q = new Sql();
+      applyJobFilters(q, req.filters);
+      if (after) q.and(`(j.posted_at, j.id) < (${q.v(after.at)}::timestamptz, ${q.v(after.id)})`);
+      const { rows } = await client.query<{ id: string; collapse_key: string; pos: string }>(
+        `SELECT j.id, j.collapse_key, j.posted_at::text AS pos FROM jobs j WHERE ${q.whereSql()}
+         ORDER BY j.posted_at DESC, j.id DESC LIMIT ${q.v(chunk)}`,
+        q.params,
+      );
+      for (const r of rows) if (!newest.has(r.collapse_key)) newest.set(r.collapse_key, r);
+      if (rows.length < chunk) break;
+      const last = rows[rows.length - 1];
+      after = { at: last.pos, id: last.id };
+    }
+    const page = [...newest].slice(req.offset, want);
+    if (!page.length) return collapsedBody('[]', total, req);
+
+    const q = new Sql();
+    applyJobFilters(q, req.filters);
+    const keys = q.v(page.map(([key]) => key));
+    const { rows: counts } = await client.query<{ collapse_key: string; n: number }>(
+      `SELECT j.collapse_key, count(*) AS n FROM jobs j WHERE ${q.whereSql()} AND j.collapse_key = ANY(${keys}::text[])
+       GROUP BY j.collapse_key`,
+      q.params,
+    );
+    const openings = new Map(counts.map((c) => [c.collapse_key, Number(c.n)]));
+    const { rows } = await client.query(
+      `SELECT ${FIELDS(req.descriptionFormat)} FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug
+       WHERE j.id = ANY($1::text[])`,
+      [page.map(([, row]) => row.id)],
+    );
+    const byId = new Map(rows.map((r) => [r.id as string, r]));
+    const data = jsonArray(
+      page.map(([key, row]) => renderJob({ ...byId.get(row.id), openings: openings.get(key) ?? 0 })),
+    );
+    return collapsedBody(data, total, req);
+  });
 }
 
-export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
+const collapsedBody = (data: string, total: number, req: SearchRequest) =>
+  `{"data":${data},"total":${total},"limit":${req.limit},"offset":${req.offset},"collapsed":true}`;
+
+export function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
   const key = `${collapse ? 'groups' : 'jobs'}|${fingerprint('jobs', canonicalFilters(filters))}`;
-  const version = await cacheVersion(ctx.pool, ctx.totals, !filters.time_frame);
-  const cached = version === undefined ? undefined : ctx.totals!.get(version, key);
+  return countIn(ctx.pool, ctx.totals, filters, key, collapse);
+}
+
+/** The exact number of matching jobs (or groups), from the cache of the current data version if there. */
+async function countIn(
+  db: pg.Pool | pg.PoolClient,
+  totals: TotalsCache | undefined,
+  filters: JobFilters,
+  key: string,
+  collapse: boolean,
+): Promise<number> {
+  const version = await cacheVersion(db, totals, !filters.time_frame);
+  const cached = version === undefined ? undefined : totals!.get(version, key);
   if (cached !== undefined) return cached;
   const q = new Sql();
   applyJobFilters(q, filters);
   const counted = collapse ? 'count(DISTINCT j.collapse_key)' : 'count(*)';
-  const { rows } = await ctx.pool.query(
+  const { rows } = await db.query(
     `SELECT ${counted} AS n, ${VERSION_SQL} AS version FROM jobs j WHERE ${q.whereSql()}`,
     q.params,
   );
   const n = Number(rows[0].n);
-  if (version !== undefined) ctx.totals!.set(Number(rows[0].version), key, n);
+  if (version !== undefined) totals!.set(Number(rows[0].version), key, n);
   return n;
 }
 

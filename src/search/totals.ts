@@ -34,7 +34,7 @@ export class TotalsCache {
 
 /** The current data version, or undefined when the query must not use the cache. */
 export async function cacheVersion(
-  pool: pg.Pool,
+  pool: pg.Pool | pg.PoolClient,
   cache: TotalsCache | undefined,
   cacheable: boolean,
 ): Promise<number | undefined> {

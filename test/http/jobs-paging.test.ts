@@ -1,5 +1,8 @@
 // Paging of /v1/jobs: cursor and offset agree, cursors are bound to their query, collapse, totals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CanonicalLine } from '../../src/ingest/record.ts';
+import { ingestRecords } from '../../src/ingest/pipeline.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createJobsFixture, type Fixture, id, ids, LIVE } from '../helpers/jobs-fixture.ts';
 
 let f: Fixture;
@@ -234,4 +237,56 @@ describe('total equals /v1/jobs/count', () => {
       expect(collapsed.total).toBe(ccount.count);
     });
   }
+});
+
+describe('collapse over groups larger than a walk chunk', () => {
+  // 70 openings of one title at one employer (in 70 cities, so none folds as a duplicate), newest
+  // first, then two older groups: the page is found only after walking several chunks of matches.
+  let t: TestApp;
+  const base = Date.parse('2026-06-01T00:00:00Z');
+  const rec = (n: number, title: string, company: string, ageMin: number): CanonicalLine => ({
+    kind: 'posting',
+    id: `greenhouse:big${n}`,
+    source: 'greenhouse',
+    title,
+    company: { name: company },
+    url: `https://jobs.example/big/${n}`,
+    description_text: `Opening number ${n} for ${title}.`,
+    location: { raw: [`Town ${n}, Texas, United States`] },
+    posted_at: new Date(base - ageMin * 60_000).toISOString(),
+  });
+  beforeAll(async () => {
+    t = await createTestApp({ sample: false });
+    const lines = [
+      ...Array.from({ length: 70 }, (_, i) => rec(i, 'Courier', 'Swift Parcel', i)),
+      rec(100, 'Dispatcher', 'Swift Parcel', 200),
+      rec(101, 'Courier', 'Other Parcel', 300),
+      rec(102, 'Courier', 'Other Parcel', 301),
+    ];
+    const r = await ingestRecords(t.db, lines);
+    expect(r.rejected).toEqual([]);
+    expect(r.inserted).toBe(73);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const json = async (url: string) => JSON.parse((await t.get(url)).body);
+
+  it('pages the groups in order of their newest row, with exact openings', async () => {
+    const all = await json('/v1/jobs?collapse=true');
+    expect(all.total).toBe(3);
+    expect(all.data.map((j: { id: string; openings: number }) => [j.id, j.openings])).toEqual([
+      ['greenhouse:big0', 70],
+      ['greenhouse:big100', 1],
+      ['greenhouse:big101', 2],
+    ]);
+    const second = await json('/v1/jobs?collapse=true&limit=1&offset=1');
+    expect(second.data.map((j: { id: string }) => j.id)).toEqual(['greenhouse:big100']);
+    const third = await json('/v1/jobs?collapse=true&limit=1&offset=2');
+    expect(third.data.map((j: { id: string }) => j.id)).toEqual(['greenhouse:big101']);
+    expect((await json('/v1/jobs?collapse=true&offset=3')).data).toEqual([]);
+    // Filters apply to the walk and to the openings alike.
+    const courier = await json('/v1/jobs?collapse=true&title=courier&organization=other');
+    expect(courier.data.map((j: { openings: number }) => j.openings)).toEqual([2]);
+  });
 });
