@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ingestFile } from '../ingest/jsonl.ts';
-import { addReports, emptyReport } from '../ingest/pipeline.ts';
+import { startEnrichThread } from '../ingest/enrich-thread.ts';
+import { addReports, emptyReport } from '../ingest/report.ts';
 import { afterLoad } from '../service/schedules.ts';
 import { parseArgs, withDb } from './db.ts';
 
@@ -37,9 +38,14 @@ export async function run(args: string[]): Promise<number> {
   return withDb(async (db) => {
     let report = emptyReport();
     const started = Date.now();
-    for (const file of rest) {
-      report = addReports(report, await ingestFile(db, file, progressBar(file)));
-      if (process.stderr.isTTY) process.stderr.write('\n');
+    const thread = startEnrichThread();
+    try {
+      for (const file of rest) {
+        report = addReports(report, await ingestFile(db, file, progressBar(file), thread.enrich));
+        if (process.stderr.isTTY) process.stderr.write('\n');
+      }
+    } finally {
+      await thread.close();
     }
     await afterLoad(db);
     await db.write.query('VACUUM (ANALYZE) jobs');

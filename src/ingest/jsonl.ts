@@ -3,15 +3,22 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import type { Db } from '../db/pool.ts';
-import { addReports, emptyReport, type IngestReport, ingestRecords } from './pipeline.ts';
+import { ingestRecords } from './pipeline.ts';
+import { addReports, emptyReport, type IngestReport } from './report.ts';
+import type { Enricher } from './stages/enrich-batch.ts';
 import type { CanonicalLine } from './record.ts';
 import { RecordError, validateLine } from './validate.ts';
 
-const LINES_PER_BATCH = 2000;
+const LINES_PER_BATCH = 5000;
 
 export type Progress = (linesRead: number, bytesRead: number, totalBytes: number) => void;
 
-export async function ingestFile(db: Db, file: string, onProgress?: Progress): Promise<IngestReport> {
+export async function ingestFile(
+  db: Db,
+  file: string,
+  onProgress?: Progress,
+  enrich?: Enricher,
+): Promise<IngestReport> {
   const total = (await fs.promises.stat(file)).size;
   const input = fs.createReadStream(file);
   const rl = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
@@ -21,7 +28,7 @@ export async function ingestFile(db: Db, file: string, onProgress?: Progress): P
   let n = 0;
   const flush = async () => {
     if (!batch.length) return;
-    report = addReports(report, await ingestRecords(db, batch, numbers));
+    report = addReports(report, await ingestRecords(db, batch, numbers, enrich));
     batch = [];
     numbers = [];
     onProgress?.(n, input.bytesRead, total);

@@ -3,7 +3,6 @@
 // crawler goes through here.
 import type pg from 'pg';
 import { toCountryCode } from '../geo/countries.ts';
-import { enrichPosting } from '../enrich/index.ts';
 import {
   type CompanyRow,
   findCompanies,
@@ -30,43 +29,10 @@ import {
 } from '../db/jobs-write.ts';
 import { type Db, withTransaction } from '../db/pool.ts';
 import type { CanonicalLine, CompanyRecord, PostingRecord } from './record.ts';
+import { addReports, emptyReport, type IngestReport } from './report.ts';
+import { type EnrichedBatch, type Enricher, enrichInline, type PostingItem } from './stages/enrich-batch.ts';
 import { KNOWN_SOURCES } from './sources.ts';
 import { buildContent, changedFields, hammingHex, type JobContent, renderDoc } from './stages/row.ts';
-
-export interface Rejection {
-  line?: number;
-  id?: string;
-  reason: string;
-}
-
-export interface IngestReport {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  rejected: Rejection[];
-  expired: number;
-  folded: number;
-}
-
-export const emptyReport = (): IngestReport => ({
-  inserted: 0,
-  updated: 0,
-  unchanged: 0,
-  rejected: [],
-  expired: 0,
-  folded: 0,
-});
-
-export function addReports(a: IngestReport, b: IngestReport): IngestReport {
-  return {
-    inserted: a.inserted + b.inserted,
-    updated: a.updated + b.updated,
-    unchanged: a.unchanged + b.unchanged,
-    rejected: [...a.rejected, ...b.rejected],
-    expired: a.expired + b.expired,
-    folded: a.folded + b.folded,
-  };
-}
 
 const TYPE_RANK: Record<string, number> = { ats: 0, jobboard: 1, aggregator: 2 };
 /** Near-identical descriptions: SimHash distance at most this many bits of 64. */
@@ -97,19 +63,6 @@ export function domainKey(d: string | undefined | null): string | null {
     return null;
   }
   return s.replace(/^www\./, '') || null;
-}
-
-class SourceCatalog {
-  private bySlug = new Map<string, SourceRow>();
-  constructor(rows: SourceRow[]) {
-    for (const r of rows) {
-      this.bySlug.set(r.slug, r);
-      if (r.legacy_slug) this.bySlug.set(r.legacy_slug, r);
-    }
-  }
-  get(slug: string): SourceRow | undefined {
-    return this.bySlug.get(slug.toLowerCase());
-  }
 }
 
 /** Seeds the known sources (idempotent). */
@@ -170,6 +123,7 @@ export async function ingestRecords(
   db: Db,
   lines: CanonicalLine[],
   lineNumbers?: number[],
+  enrich: Enricher = enrichInline,
 ): Promise<IngestReport> {
   const report = emptyReport();
   const sources = lines.filter((l) => l.kind === 'source');
@@ -189,97 +143,31 @@ export async function ingestRecords(
   for (let i = 0; i < companies.length; i += 1000) {
     await withTransaction(db.write, (c) => upsertCompanies(c, companies.slice(i, i + 1000).map(companyRow)));
   }
-  const catalog = new SourceCatalog(await loadSources(db.write));
-  const postings: { rec: PostingRecord; line?: number }[] = [];
+  const sourceRows = await loadSources(db.write);
+  const postings: PostingItem[] = [];
   lines.forEach((l, i) => {
     if (l.kind === 'posting' || (l as { kind?: string }).kind === undefined) {
       postings.push({ rec: l as PostingRecord, line: lineNumbers?.[i] });
     }
   });
-  // Enrichment (CPU in this process) of the next batch overlaps the database writes of the current one;
-  // the writes themselves stay strictly in order.
-  let writing: Promise<IngestReport> | undefined;
-  for (let i = 0; i < postings.length; i += POSTING_BATCH) {
-    const next = enrichBatch(catalog, postings.slice(i, i + POSTING_BATCH));
-    if (writing) Object.assign(report, addReports(report, await writing));
-    writing = writeBatch(db, next);
+  // The enrichment of the next batch runs while the current one is written (on another thread when
+  // the enricher is one); the writes themselves stay strictly in order.
+  const batches: PostingItem[][] = [];
+  for (let i = 0; i < postings.length; i += POSTING_BATCH) batches.push(postings.slice(i, i + POSTING_BATCH));
+  let next = batches.length ? enrich(sourceRows, batches[0]) : undefined;
+  for (let i = 0; next; i++) {
+    const batch = await next;
+    next = i + 1 < batches.length ? enrich(sourceRows, batches[i + 1]) : undefined;
+    // Settle a failed look-ahead if the write fails first, so it is not reported as unhandled.
+    next?.catch(() => {});
+    Object.assign(report, addReports(report, await writeBatch(db, batch)));
   }
-  if (writing) Object.assign(report, addReports(report, await writing));
   return report;
 }
 
 interface Prepared {
   content: JobContent;
   line?: number;
-}
-
-function prepare(
-  items: { rec: PostingRecord; line?: number }[],
-  catalog: SourceCatalog,
-  report: IngestReport,
-): { rec: PostingRecord; line?: number; source: SourceRow }[] {
-  const out: { rec: PostingRecord; line?: number; source: SourceRow }[] = [];
-  const seen = new Set<string>();
-  for (const it of items) {
-    const source = catalog.get(it.rec.source);
-    if (!source) {
-      report.rejected.push({
-        line: it.line,
-        id: it.rec.id,
-        reason: `unknown source ${JSON.stringify(it.rec.source)}`,
-      });
-      continue;
-    }
-    const prefix = it.rec.id.slice(0, it.rec.id.indexOf(':'));
-    if (catalog.get(prefix)?.slug !== source.slug) {
-      report.rejected.push({
-        line: it.line,
-        id: it.rec.id,
-        reason: `id must start with its source "${source.slug}:"`,
-      });
-      continue;
-    }
-    // Ids are stored with the public slug even when the source gave its legacy form.
-    const rec = { ...it.rec, id: `${source.slug}:${it.rec.id.slice(prefix.length + 1)}` };
-    if (seen.has(rec.id)) {
-      // A later line for the same id replaces the earlier one within a batch.
-      const at = out.findIndex((o) => o.rec.id === rec.id);
-      out.splice(at, 1);
-    }
-    seen.add(rec.id);
-    out.push({ rec, line: it.line, source });
-  }
-  return out;
-}
-
-interface EnrichedBatch {
-  report: IngestReport;
-  enriched: { rec: PostingRecord; line?: number; source: SourceRow; e: ReturnType<typeof enrichPosting> }[];
-}
-
-/** The pure part of a batch: source checks and enrichment, before any transaction. */
-function enrichBatch(catalog: SourceCatalog, items: { rec: PostingRecord; line?: number }[]): EnrichedBatch {
-  const report = emptyReport();
-  const ready = prepare(items, catalog, report);
-  // Enrichment is pure and runs before the transaction, so the lock is held only for the writes.
-  const enriched: {
-    rec: PostingRecord;
-    line?: number;
-    source: SourceRow;
-    e: ReturnType<typeof enrichPosting>;
-  }[] = [];
-  for (const r of ready) {
-    try {
-      enriched.push({ ...r, e: enrichPosting(r.rec) });
-    } catch (err) {
-      report.rejected.push({
-        line: r.line,
-        id: r.rec.id,
-        reason: `could not be enriched: ${(err as Error).message}`,
-      });
-    }
-  }
-  return { report, enriched };
 }
 
 async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<IngestReport> {
@@ -310,7 +198,7 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<
       return byName.get(nameKey(c.name)) ?? null;
     };
     const prepared: Prepared[] = enriched.map((x) => ({
-      content: buildContent(x.rec, x.e, x.source, resolve(x.rec)),
+      content: buildContent(x.rec, x.e, x.source, resolve(x.rec), x.sig),
       line: x.line,
     }));
 

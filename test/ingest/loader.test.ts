@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEnrichThread } from '../../src/ingest/enrich-thread.ts';
 import { ingestFile } from '../../src/ingest/jsonl.ts';
 import { prepareDatabase } from '../../src/service/setup.ts';
 import { SAMPLE } from '../helpers/app.ts';
@@ -53,6 +54,39 @@ describe('canonical JSON Lines loader', () => {
     expect(
       (await db.write.query('SELECT last FROM feed_clock')).rows[0].last.getTime(),
     ).toBeGreaterThanOrEqual(clock.rows[0].last.getTime());
+  });
+
+  it('the enrichment thread writes exactly what enrichment in this thread writes', async () => {
+    const before = await db.write.query('SELECT id, content_hash, doc FROM jobs ORDER BY id');
+    const thread = startEnrichThread();
+    try {
+      // Every stored column is under content_hash: "unchanged" means byte-identical rows.
+      const report = await ingestFile(db, SAMPLE, undefined, thread.enrich);
+      expect(report).toMatchObject({ inserted: 0, updated: 0, unchanged: 7, expired: 0, folded: 0 });
+      expect(report.rejected.map((r) => r.line)).toEqual([6, 7, 13]);
+      // The same thread serves a second file.
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'jps-thread-'));
+      const file = path.join(dir, 'proto.jsonl');
+      const line = (id: string, extra: object) =>
+        JSON.stringify({
+          id: `greenhouse:${id}`,
+          source: 'greenhouse',
+          title: 'Thread Test',
+          company: { name: 'Thread Co' },
+          url: `https://jobs.example/${id}`,
+          description_text: 'Testing the thread.',
+          ...extra,
+        });
+      await fs.writeFile(file, `${line('t1', {})}\n${line('t2', { location: { raw: ['Lyon, France'] } })}\n`);
+      const r2 = await ingestFile(db, file, undefined, thread.enrich);
+      expect(r2).toMatchObject({ inserted: 2, rejected: [] });
+    } finally {
+      await thread.close();
+    }
+    const after = await db.write.query(
+      "SELECT id, content_hash, doc FROM jobs WHERE id NOT LIKE 'greenhouse:t%' ORDER BY id",
+    );
+    expect(after.rows).toEqual(before.rows);
   });
 
   it('a legacy source slug is accepted on input and stored as the public slug', async () => {

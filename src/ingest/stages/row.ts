@@ -171,6 +171,7 @@ export function buildContent(
   e: EnrichedPosting,
   source: SourceInfo,
   companySlug: string | null,
+  descSig: string = simhash(e.description_text),
 ): JobContent {
   const salary = e.salary;
   const tracked: Tracked = {
@@ -240,7 +241,7 @@ export function buildContent(
     collapse_key: digest(`${companySlug ?? `~${norm(rec.company.name)}`}|${norm(e.title)}`),
     dedupe_key: digest(`${companySlug ?? norm(rec.company.name)}|${norm(rec.title)}|${locKey}`),
     canonical_url: digest(canonicalUrl(rec.canonical_url ?? rec.url)),
-    desc_sig: simhash(e.description_text),
+    desc_sig: descSig,
     posted_at: iso(rec.posted_at),
     expires_at: iso(rec.expires_at),
     gone: rec.gone ?? false,
