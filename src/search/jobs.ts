@@ -2,10 +2,11 @@
 import type pg from 'pg';
 import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
 import { applyJobFilters, type JobFilters } from './filters.ts';
-import { type DescriptionFormat, descriptionColumn, jsonArray, renderJob } from './render.ts';
+import { type DescriptionFormat, descriptionColumn, type JobRow, jsonArray, renderJob } from './render.ts';
 import { Sql } from './sql.ts';
 import { withSnapshot } from '../db/pool.ts';
-import { cacheVersion, type TotalsCache, VERSION_SQL } from './totals.ts';
+import { type TotalsCache, VERSION_SQL } from './totals.ts';
+import { dataVersion } from '../db/stats.ts';
 
 export interface SearchRequest {
   filters: JobFilters;
@@ -37,47 +38,78 @@ function canonicalFilters(f: JobFilters): Record<string, unknown> {
   return Object.fromEntries(Object.entries(f).map(([k, v]) => [k, Array.isArray(v) ? [...v].sort() : v]));
 }
 
+/**
+ * A page in `posted_at DESC, id DESC` order can be found two ways: walking the live rows newest first
+ * and keeping the matches (cheap when matches are common: about (offset + limit) / share rows), or
+ * fetching every match through the filter indexes and sorting (cheap when they are rare). PostgreSQL
+ * guesses the share from per-column statistics and misses correlations (two skills that go together, a
+ * company filter), and then sorts tens of thousands of rows. Here the share is known exactly from the
+ * cached totals, so the walk is chosen when it reads fewer rows than there are matches, with a budget of
+ * WALK_SLACK times the expected rows; a walk that ends before filling the page is redone the other way.
+ */
+const WALK_SLACK = 4;
+const MAX_WALK = 100_000;
+
+function walkBudget(needed: number, total: number, live: number): number | undefined {
+  if (total <= 0 || live <= 0) return undefined;
+  const budget = Math.ceil((needed * live * WALK_SLACK) / total);
+  return budget < total && budget <= MAX_WALK ? budget : undefined;
+}
+
+interface PageRow extends JobRow {
+  id: string;
+  pos: string;
+}
+
+async function pageRows(
+  ctx: SearchContext,
+  req: SearchRequest,
+  after: CursorPosition | undefined,
+  offset: number,
+  walk: number | undefined,
+): Promise<PageRow[]> {
+  const q = new Sql();
+  applyJobFilters(q, req.filters);
+  const keyset = after ? `(j.posted_at, j.id) < (${q.v(after.at)}::timestamptz, ${q.v(after.id)})` : 'true';
+  // The walk: the newest live rows (at most `walk`), then the filters; LIMIT keeps them from being pushed
+  // into the scan, so PostgreSQL reads the sort index in order and stops when the page is full.
+  const from =
+    walk === undefined
+      ? 'jobs j'
+      : `(SELECT * FROM jobs j WHERE j.state = 0 AND ${keyset}
+          ORDER BY j.posted_at DESC, j.id DESC LIMIT ${q.v(walk)}) j`;
+  const sql = `
+    WITH ids AS (
+      -- Keys first: rows skipped by OFFSET are never joined or rendered.
+      SELECT j.id, j.posted_at FROM ${from}
+      WHERE ${q.whereSql()} AND ${keyset}
+      ORDER BY j.posted_at DESC, j.id DESC
+      LIMIT ${q.v(req.limit + 1)} OFFSET ${q.v(offset)}
+    )
+    SELECT ${FIELDS(req.descriptionFormat)}
+    FROM ids JOIN jobs j ON j.id = ids.id LEFT JOIN companies c ON c.slug = j.company_slug
+    ORDER BY ids.posted_at DESC, ids.id DESC`;
+  return (await ctx.pool.query<PageRow>(sql, q.params)).rows;
+}
+
 async function searchFlat(ctx: SearchContext, req: SearchRequest): Promise<string> {
   const fp = fingerprint('jobs', canonicalFilters(req.filters));
   const after: CursorPosition | undefined = req.cursor
     ? decodeCursor(ctx.cursorSecret, fp, req.cursor)
     : undefined;
-
-  const q = new Sql();
-  applyJobFilters(q, req.filters);
-  const filterWhere = q.whereSql();
-  const pageWhere = after
-    ? `${filterWhere} AND (j.posted_at, j.id) < (${q.v(after.at)}::timestamptz, ${q.v(after.id)})`
-    : filterWhere;
   const offset = after ? 0 : req.offset;
-  const version = await cacheVersion(ctx.pool, ctx.totals, !req.filters.time_frame);
-  const cached = version === undefined ? undefined : ctx.totals!.get(version, `jobs|${fp}`);
-  // Without a cached total the count runs in the same statement, with the version of its snapshot.
-  const totalSql =
-    cached === undefined
-      ? `(SELECT count(*) FROM jobs j WHERE ${filterWhere}) AS total, ${VERSION_SQL} AS version`
-      : 'NULL::bigint AS total, NULL::bigint AS version';
-  const sql = `
-    WITH ids AS (
-      -- Keys first: rows skipped by OFFSET are never joined or rendered.
-      SELECT j.id, j.posted_at FROM jobs j
-      WHERE ${pageWhere}
-      ORDER BY j.posted_at DESC, j.id DESC
-      LIMIT ${q.v(req.limit + 1)} OFFSET ${q.v(offset)}
-    ), page AS (
-      SELECT ${FIELDS(req.descriptionFormat)}, j.posted_at AS sort_at
-      FROM ids JOIN jobs j ON j.id = ids.id LEFT JOIN companies c ON c.slug = j.company_slug
-    )
-    SELECT ${totalSql}, page.*
-    FROM (SELECT 1) AS one LEFT JOIN page ON true
-    ORDER BY page.sort_at DESC, page.id DESC`;
-  const { rows } = await ctx.pool.query(sql, q.params);
-  const total = cached ?? Number(rows[0].total);
-  if (cached === undefined && version !== undefined)
-    ctx.totals!.set(Number(rows[0].version), `jobs|${fp}`, total);
-  const hits = rows.filter((r) => r.id !== null);
-  const more = hits.length > req.limit;
-  const page = hits.slice(0, req.limit);
+  const version = ctx.totals ? await dataVersion(ctx.pool) : undefined;
+  const total = await exactCount(ctx.pool, ctx.totals, version, req.filters, `jobs|${fp}`, false);
+  let rows: PageRow[] = [];
+  if (total > 0 && offset < total) {
+    const live =
+      version === undefined ? 0 : await exactCount(ctx.pool, ctx.totals, version, {}, LIVE_KEY, false);
+    const walk = walkBudget(offset + req.limit + 1, total, live);
+    if (walk !== undefined) rows = await pageRows(ctx, req, after, offset, walk);
+    if (rows.length <= req.limit) rows = await pageRows(ctx, req, after, offset, undefined);
+  }
+  const more = rows.length > req.limit;
+  const page = rows.slice(0, req.limit);
   const last = page[page.length - 1];
   const next =
     more && last ? JSON.stringify(encodeCursor(ctx.cursorSecret, fp, { at: last.pos, id: last.id })) : 'null';
@@ -85,6 +117,8 @@ async function searchFlat(ctx: SearchContext, req: SearchRequest): Promise<strin
   const offsetPart = after ? '' : `,"offset":${req.offset}`;
   return `{"data":${data},"total":${total},"limit":${req.limit}${offsetPart},"next_cursor":${next}}`;
 }
+
+const LIVE_KEY = `jobs|${fingerprint('jobs', {})}`;
 
 /**
  * Collapse: one row per company + title, the newest of its group, with `openings`. Groups are ordered by
@@ -96,7 +130,8 @@ async function searchCollapsed(ctx: SearchContext, req: SearchRequest): Promise<
   const fp = fingerprint('jobs', canonicalFilters(req.filters));
   const want = req.offset + req.limit;
   return withSnapshot(ctx.pool, async (client) => {
-    const total = await countIn(client, ctx.totals, req.filters, `groups|${fp}`, true);
+    const version = ctx.totals ? await dataVersion(client) : undefined;
+    const total = await exactCount(client, ctx.totals, version, req.filters, `groups|${fp}`, true);
     const newest = new Map<string, { id: string; pos: string }>();
     let after: CursorPosition | undefined;
     for (let chunk = Math.max(2 * want, 16); newest.size < want; chunk *= 4) {
@@ -141,21 +176,27 @@ async function searchCollapsed(ctx: SearchContext, req: SearchRequest): Promise<
 const collapsedBody = (data: string, total: number, req: SearchRequest) =>
   `{"data":${data},"total":${total},"limit":${req.limit},"offset":${req.offset},"collapsed":true}`;
 
-export function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
+export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
   const key = `${collapse ? 'groups' : 'jobs'}|${fingerprint('jobs', canonicalFilters(filters))}`;
-  return countIn(ctx.pool, ctx.totals, filters, key, collapse);
+  const version = ctx.totals ? await dataVersion(ctx.pool) : undefined;
+  return exactCount(ctx.pool, ctx.totals, version, filters, key, collapse);
 }
 
-/** The exact number of matching jobs (or groups), from the cache of the current data version if there. */
-async function countIn(
+/**
+ * The exact number of matching jobs (or groups): from the cache under `version` (the current data
+ * version) if there, else counted and cached under the version read in the counting statement.
+ * Windows relative to the clock (`time_frame`) are always counted.
+ */
+async function exactCount(
   db: pg.Pool | pg.PoolClient,
   totals: TotalsCache | undefined,
+  version: number | undefined,
   filters: JobFilters,
   key: string,
   collapse: boolean,
 ): Promise<number> {
-  const version = await cacheVersion(db, totals, !filters.time_frame);
-  const cached = version === undefined ? undefined : totals!.get(version, key);
+  const cacheable = totals !== undefined && version !== undefined && !filters.time_frame;
+  const cached = cacheable ? totals.get(version, key) : undefined;
   if (cached !== undefined) return cached;
   const q = new Sql();
   applyJobFilters(q, filters);
@@ -165,7 +206,7 @@ async function countIn(
     q.params,
   );
   const n = Number(rows[0].n);
-  if (version !== undefined) totals!.set(Number(rows[0].version), key, n);
+  if (cacheable) totals.set(Number(rows[0].version), key, n);
   return n;
 }
 

@@ -2,8 +2,6 @@
 // commits, and each such commit bumps data_version; a total is stored under the version read in the
 // same snapshot as the count, so a cached total is the exact count of that version. Windows relative to
 // the clock (time_frame) are never cached.
-import type pg from 'pg';
-import { dataVersion } from '../db/stats.ts';
 
 export class TotalsCache {
   private map = new Map<string, number>();
@@ -30,15 +28,6 @@ export class TotalsCache {
     this.map.set(`${version}|${key}`, total);
     while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
   }
-}
-
-/** The current data version, or undefined when the query must not use the cache. */
-export async function cacheVersion(
-  pool: pg.Pool | pg.PoolClient,
-  cache: TotalsCache | undefined,
-  cacheable: boolean,
-): Promise<number | undefined> {
-  return cache && cacheable ? dataVersion(pool) : undefined;
 }
 
 /** SQL of the data version, to read in the same statement (and snapshot) as a count. */

@@ -290,3 +290,70 @@ describe('collapse over groups larger than a walk chunk', () => {
     expect(courier.data.map((j: { openings: number }) => j.openings)).toEqual([2]);
   });
 });
+
+describe('pages found by walking the newest rows', () => {
+  // 20 bakers (the newest postings) and 80 couriers: a courier page is first looked for among the
+  // newest rows (80 % of the postings are couriers), finds none there, and is then found the other way.
+  let t: TestApp;
+  const base = Date.parse('2026-06-01T00:00:00Z');
+  const rec = (n: number, title: string): CanonicalLine => ({
+    kind: 'posting',
+    id: `lever:walk${String(n).padStart(3, '0')}`,
+    source: 'lever',
+    title,
+    company: { name: `Walk Co ${n}` },
+    url: `https://jobs.example/walk/${n}`,
+    description_text: `Walk opening ${n}.`,
+    location: { raw: ['Denver, Colorado, United States'] },
+    posted_at: new Date(base - n * 60_000).toISOString(),
+  });
+  beforeAll(async () => {
+    t = await createTestApp({ sample: false });
+    const lines = Array.from({ length: 100 }, (_, n) => rec(n, n < 20 ? 'Baker' : 'Courier'));
+    expect((await ingestRecords(t.db, lines)).inserted).toBe(100);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const json = async (url: string) => JSON.parse((await t.get(url)).body);
+  const couriers = Array.from({ length: 80 }, (_, i) => `lever:walk${String(i + 20).padStart(3, '0')}`);
+
+  it('finds the page when the newest rows hold no match, by offset and by cursor', async () => {
+    const all = await json('/v1/jobs?title=courier&limit=200');
+    expect(all.data.map((j: { id: string }) => j.id)).toEqual(couriers);
+    for (const [offset, limit] of [
+      [0, 1],
+      [0, 3],
+      [5, 3],
+      [78, 5],
+      [79, 1],
+    ]) {
+      const page = await json(`/v1/jobs?title=courier&limit=${limit}&offset=${offset}`);
+      expect(page.data.map((j: { id: string }) => j.id)).toEqual(couriers.slice(offset, offset + limit));
+      expect(page.total).toBe(80);
+      expect(page.next_cursor === null).toBe(offset + limit >= 80);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await json(
+        `/v1/jobs?title=courier&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      seen.push(...page.data.map((j: { id: string }) => j.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(couriers);
+  });
+
+  it('the newest rows serve a page of common matches, also for a filter on them alone', async () => {
+    const page = await json('/v1/jobs?limit=2&offset=1');
+    expect(page.data.map((j: { id: string }) => j.id)).toEqual(['lever:walk001', 'lever:walk002']);
+    const bakers = await json('/v1/jobs?title=baker&limit=4&offset=17');
+    expect(bakers.data.map((j: { id: string }) => j.id)).toEqual([
+      'lever:walk017',
+      'lever:walk018',
+      'lever:walk019',
+    ]);
+    expect(bakers.next_cursor).toBeNull();
+  });
+});
