@@ -64,8 +64,12 @@ export class MemoryLimiter implements Limiter {
 
   async take(owner: KeyOwner): Promise<LimitDecision> {
     const t = this.now();
-    const list = (this.hits.get(owner.key_id) ?? []).filter((x) => x > t - WINDOW_MS);
+    // Hits are appended in clock order, so the ones that left the window are a prefix.
+    const list = this.hits.get(owner.key_id) ?? [];
     this.hits.set(owner.key_id, list);
+    let gone = 0;
+    while (gone < list.length && list[gone] <= t - WINDOW_MS) gone++;
+    if (gone) list.splice(0, gone);
     const limit = owner.rate_limit;
     const month = `${owner.account_id}:${monthOf(t)}`;
     const used = this.used.get(month) ?? 0;
