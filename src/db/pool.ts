@@ -32,6 +32,8 @@ function makePool(url: string, config: Config, statementTimeout: boolean, onErro
     idleTimeoutMillis: 30_000,
     ...(statementTimeout ? { statement_timeout: config.STATEMENT_TIMEOUT_MS } : {}),
     application_name: 'job-postings-search',
+    // JIT compilation pays off for long analytical queries, not for this service's short ones.
+    options: '-c jit=off',
   });
   // A backend killed under an idle client emits here; without a listener the process would crash.
   pool.on('error', onError);
