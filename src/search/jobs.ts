@@ -195,19 +195,18 @@ async function exactCount(
   key: string,
   collapse: boolean,
 ): Promise<number> {
-  const cacheable = totals !== undefined && version !== undefined && !filters.time_frame;
-  const cached = cacheable ? totals.get(version, key) : undefined;
-  if (cached !== undefined) return cached;
-  const q = new Sql();
-  applyJobFilters(q, filters);
-  const counted = collapse ? 'count(DISTINCT j.collapse_key)' : 'count(*)';
-  const { rows } = await db.query(
-    `SELECT ${counted} AS n, ${VERSION_SQL} AS version FROM jobs j WHERE ${q.whereSql()}`,
-    q.params,
-  );
-  const n = Number(rows[0].n);
-  if (cacheable) totals.set(Number(rows[0].version), key, n);
-  return n;
+  const count = async () => {
+    const q = new Sql();
+    applyJobFilters(q, filters);
+    const counted = collapse ? 'count(DISTINCT j.collapse_key)' : 'count(*)';
+    const { rows } = await db.query(
+      `SELECT ${counted} AS n, ${VERSION_SQL} AS version FROM jobs j WHERE ${q.whereSql()}`,
+      q.params,
+    );
+    return { n: Number(rows[0].n), version: Number(rows[0].version) };
+  };
+  if (totals === undefined || version === undefined || filters.time_frame) return (await count()).n;
+  return totals.resolve(version, key, count);
 }
 
 /** A job by id with the full company profile; expired jobs too, folded duplicates never. */

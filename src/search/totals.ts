@@ -5,6 +5,7 @@
 
 export class TotalsCache {
   private map = new Map<string, number>();
+  private counting = new Map<string, Promise<number>>();
   hits = 0;
   misses = 0;
 
@@ -22,6 +23,31 @@ export class TotalsCache {
     this.map.delete(k);
     this.map.set(k, v);
     return v;
+  }
+
+  /**
+   * The total of `key` at `version`, counting it (once: concurrent requests for the same total share
+   * one count) when it is not cached. `count` returns the total with the version of its own snapshot.
+   */
+  resolve(
+    version: number,
+    key: string,
+    count: () => Promise<{ n: number; version: number }>,
+  ): Promise<number> {
+    const cached = this.get(version, key);
+    if (cached !== undefined) return Promise.resolve(cached);
+    const k = `${version}|${key}`;
+    let running = this.counting.get(k);
+    if (!running) {
+      running = count()
+        .then((r) => {
+          this.set(r.version, key, r.n);
+          return r.n;
+        })
+        .finally(() => this.counting.delete(k));
+      this.counting.set(k, running);
+    }
+    return running;
   }
 
   set(version: number, key: string, total: number): void {
