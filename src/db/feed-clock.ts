@@ -20,7 +20,21 @@ export async function nextFeedTimestamp(client: pg.PoolClient): Promise<string> 
   return rows[0].ts;
 }
 
-/** Marks that what the API shows has changed (keys caches of totals). */
-export async function bumpDataVersion(client: pg.PoolClient): Promise<void> {
-  await client.query('UPDATE data_version SET version = version + 1 WHERE id = 1');
+/** Live-population changes that cached totals can replay (see data_changes, migration 6). */
+export interface LiveChange {
+  left: string[];
+  entered: string[];
+}
+
+/**
+ * Marks that what the API shows has changed (keys caches of totals). `change` is given when the only
+ * change is rows leaving or entering the live population; otherwise cached totals are counted again.
+ */
+export async function bumpDataVersion(client: pg.PoolClient, change?: LiveChange): Promise<void> {
+  await client.query(
+    `WITH v AS (UPDATE data_version SET version = version + 1 WHERE id = 1 RETURNING version),
+          old AS (DELETE FROM data_changes WHERE at < now() - interval '1 hour')
+     INSERT INTO data_changes (version, left_ids, entered_ids) SELECT version, $1, $2 FROM v`,
+    [change?.left ?? null, change?.entered ?? null],
+  );
 }

@@ -348,6 +348,22 @@ END
 $fn$;
 `,
   },
+  {
+    id: 6,
+    name: 'replayable data versions',
+    // What a data version changed, when cached totals can be brought forward instead of counted again:
+    // the ids that left and entered the live population with no other change to their filter columns
+    // (expiry, and the promotion of a copy whose original expired). Loads write NULLs: totals from
+    // before them are counted again. Rows older than an hour are purged with each bump.
+    sql: `
+CREATE TABLE data_changes (
+  version     bigint PRIMARY KEY,
+  at          timestamptz NOT NULL DEFAULT now(),
+  left_ids    text[],
+  entered_ids text[]
+);
+`,
+  },
 ];
 
 /** Applies every migration not yet applied. Returns the ids applied now. */

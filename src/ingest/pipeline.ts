@@ -361,8 +361,9 @@ async function fold(
 }
 
 /** When originals expire, their best remaining copy becomes live again (through the modified feed). */
-async function unfold(client: pg.PoolClient, expiredIds: string[], ts: string): Promise<void> {
-  if (!expiredIds.length) return;
+async function unfold(client: pg.PoolClient, expiredIds: string[], ts: string): Promise<string[]> {
+  const promoted: string[] = [];
+  if (!expiredIds.length) return promoted;
   const copies = await copiesOf(client, expiredIds);
   const done = new Set<string>();
   for (const c of copies) {
@@ -373,7 +374,9 @@ async function unfold(client: pg.PoolClient, expiredIds: string[], ts: string): 
     doc.modified_fields = [];
     await promote(client, c.id, ts, JSON.stringify(doc));
     await repoint(client, c.duplicate_of, c.id);
+    promoted.push(c.id);
   }
+  return promoted;
 }
 
 /** Expires the live postings of a board that a successful fetch no longer lists. */
@@ -384,8 +387,8 @@ export async function expireMissingFromBoard(db: Db, board: string, seenIds: str
     if (!missing.length) return 0;
     await markGone(client, missing);
     const expired = await expireRows(client, ts, missing);
-    await unfold(client, expired, ts);
-    await bumpDataVersion(client);
+    const promoted = await unfold(client, expired, ts);
+    await bumpDataVersion(client, { left: expired, entered: promoted });
     return expired.length;
   });
 }
@@ -396,8 +399,8 @@ export async function expireDue(db: Db): Promise<number> {
     const ts = await nextFeedTimestamp(client);
     const expired = await expireRows(client, ts);
     if (!expired.length) return 0;
-    await unfold(client, expired, ts);
-    await bumpDataVersion(client);
+    const promoted = await unfold(client, expired, ts);
+    await bumpDataVersion(client, { left: expired, entered: promoted });
     return expired.length;
   });
 }

@@ -46,9 +46,12 @@ export interface JobFilters {
 
 export const TS_CONFIG = 'english';
 
-/** Adds the conditions of `f` to `q`. Live rows only: duplicates and expired jobs never match. */
-export function applyJobFilters(q: Sql, f: JobFilters): void {
-  q.and('j.state = 0');
+/**
+ * Adds the conditions of `f` to `q`. Live rows only (duplicates and expired jobs never match), unless
+ * `anyState`: then the conditions on the row's own columns alone.
+ */
+export function applyJobFilters(q: Sql, f: JobFilters, anyState = false): void {
+  if (!anyState) q.and('j.state = 0');
   if (f.title) q.and(`j.title_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.title)})`);
   if (f.title_advanced) q.and(`j.title_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.title_advanced)})`);
   if (f.description) q.and(`j.text_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.description)})`);

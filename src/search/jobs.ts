@@ -5,7 +5,7 @@ import { applyJobFilters, type JobFilters } from './filters.ts';
 import { type DescriptionFormat, descriptionColumn, type JobRow, jsonArray, renderJob } from './render.ts';
 import { Sql } from './sql.ts';
 import { withSnapshot } from '../db/pool.ts';
-import { type TotalsCache, VERSION_SQL } from './totals.ts';
+import { type Counted, type TotalsCache, VERSION_SQL } from './totals.ts';
 import { dataVersion } from '../db/stats.ts';
 
 export interface SearchRequest {
@@ -206,7 +206,35 @@ async function exactCount(
     return { n: Number(rows[0].n), version: Number(rows[0].version) };
   };
   if (totals === undefined || version === undefined || filters.time_frame) return (await count()).n;
-  return totals.resolve(version, key, count);
+  return totals.resolve(version, key, count, collapse ? undefined : (from) => replayCount(db, filters, from));
+}
+
+/**
+ * Brings a total forward to the current version by the rows that left and entered the live population
+ * since, when every version in between logged only such changes (data_changes). Those changes leave
+ * every other column as it was, so the rows are tested against the filters as they are now.
+ */
+async function replayCount(
+  db: pg.Pool | pg.PoolClient,
+  filters: JobFilters,
+  from: Counted,
+): Promise<Counted | undefined> {
+  const q = new Sql();
+  applyJobFilters(q, filters, true);
+  const since = q.v(from.version);
+  const { rows } = await db.query(
+    `WITH cur AS (SELECT ${VERSION_SQL} AS version),
+          ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > ${since} AND c.version <= cur.version)
+     SELECT cur.version,
+            (SELECT count(*) FROM ch) = cur.version - ${since} AND NOT EXISTS (SELECT 1 FROM ch WHERE left_ids IS NULL) AS ok,
+            (SELECT count(*) FROM ch, unnest(ch.entered_ids) AS e(id) JOIN jobs j ON j.id = e.id WHERE ${q.whereSql()})
+          - (SELECT count(*) FROM ch, unnest(ch.left_ids) AS l(id) JOIN jobs j ON j.id = l.id WHERE ${q.whereSql()})
+              AS delta
+     FROM cur`,
+    q.params,
+  );
+  const r = rows[0];
+  return r.ok ? { n: from.n + Number(r.delta), version: Number(r.version) } : undefined;
 }
 
 /** A job by id with the full company profile; expired jobs too, folded duplicates never. */

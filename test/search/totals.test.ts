@@ -1,6 +1,9 @@
 // Cached totals stay exact: every commit that changes the data bumps the version they are keyed by.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
+import { expireDue } from '../../src/ingest/pipeline.ts';
+import type { JobFilters } from '../../src/search/filters.ts';
+import { countJobs } from '../../src/search/jobs.ts';
 import { TotalsCache } from '../../src/search/totals.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -71,5 +74,67 @@ describe('TotalsCache.resolve', () => {
     for (const p of both) await expect(p).rejects.toThrow(/statement timeout/);
     expect(failures).toBe(1);
     expect(await cache.resolve(8, 'k', async () => ({ n: 5, version: 8 }))).toBe(5);
+  });
+});
+
+describe('totals brought forward across expiries', () => {
+  it('replays expiries and promotions of copies exactly, and counts again after a load', async () => {
+    const cache = new TotalsCache();
+    const ctx = { pool: t.db.read, cursorSecret: 's', totals: cache };
+    const fresh = (f: JobFilters) => countJobs({ pool: t.db.read, cursorSecret: 's' }, f, false);
+    const us: JobFilters = { country: ['US'] };
+    const de: JobFilters = { country: ['DE'] };
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    // Distinct titles: postings alike in employer, title and place would fold as duplicates.
+    const rec = (id: string, source: string, country: string) => ({
+      ...posting(0, country),
+      title: `Replay ${id.replace(/c$/, '')}`,
+      id: `${source}:${id}`,
+      source,
+      url: `https://replay.example/${id}`,
+      expires_at: later,
+    });
+    await ingestRecords(t.db, [
+      rec('rp1', 'greenhouse', 'United States'),
+      rec('rp2', 'lever', 'United States'),
+    ]);
+    const n0 = await countJobs(ctx, us, false);
+    const d0 = await countJobs(ctx, de, false);
+    // A copy of rp1 on a job board folds into it: a load, so the totals are counted again.
+    await ingestRecords(t.db, [
+      { ...rec('rp1', 'greenhouse', 'United States'), id: 'careerboard:rp1c', source: 'careerboard' },
+    ]);
+    expect(await countJobs(ctx, us, false)).toBe(n0);
+    expect(await countJobs(ctx, de, false)).toBe(d0);
+    expect(cache.replayed).toBe(0);
+    const state = async (id: string) =>
+      (await t.db.write.query('SELECT state FROM jobs WHERE id = $1', [id])).rows[0].state;
+    expect(await state('careerboard:rp1c')).toBe(2);
+
+    // rp2 expires: the US total loses it, replayed from the log.
+    await t.db.write.query("UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = 'lever:rp2'");
+    expect(await expireDue(t.db)).toBe(1);
+    expect(await countJobs(ctx, us, false)).toBe(n0 - 1);
+    expect(await countJobs(ctx, de, false)).toBe(d0);
+    expect(cache.replayed).toBe(2);
+    // rp1 expires and its copy takes its place: one left, one entered.
+    await t.db.write.query(
+      "UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = 'greenhouse:rp1'",
+    );
+    expect(await expireDue(t.db)).toBe(1);
+    expect(await state('careerboard:rp1c')).toBe(0);
+    expect(await countJobs(ctx, us, false)).toBe(n0 - 1);
+    expect(cache.replayed).toBe(3);
+    expect(await fresh(us)).toBe(n0 - 1);
+    expect(await fresh(de)).toBe(d0);
+
+    // A load in between: counted again, never replayed.
+    await ingestRecords(t.db, [rec('rp3', 'lever', 'United States')]);
+    await t.db.write.query(
+      "UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = 'careerboard:rp1c'",
+    );
+    expect(await expireDue(t.db)).toBe(1);
+    expect(await countJobs(ctx, us, false)).toBe(n0 - 1);
+    expect(cache.replayed).toBe(3);
   });
 });
