@@ -206,30 +206,42 @@ async function exactCount(
     return { n: Number(rows[0].n), version: Number(rows[0].version) };
   };
   if (totals === undefined || version === undefined || filters.time_frame) return (await count()).n;
-  return totals.resolve(version, key, count, collapse ? undefined : (from) => replayCount(db, filters, from));
+  return totals.resolve(version, key, count, (from) => replayCount(db, filters, from, collapse));
 }
 
 /**
  * Brings a total forward to the current version by the rows that left and entered the live population
  * since, when every version in between logged only such changes (data_changes). Those changes leave
- * every other column as it was, so the rows are tested against the filters as they are now.
+ * every other column as it was, so the rows are tested against the filters as they are now. A number of
+ * groups (collapse) changes where a group's matching rows went from none to some or back: the groups
+ * touched are counted now, and as they were by adding back what left and taking out what entered.
  */
 async function replayCount(
   db: pg.Pool | pg.PoolClient,
   filters: JobFilters,
   from: Counted,
+  collapse: boolean,
 ): Promise<Counted | undefined> {
   const q = new Sql();
   applyJobFilters(q, filters, true);
+  const rowWhere = q.whereSql();
   const since = q.v(from.version);
+  const events = `
+    SELECT j.collapse_key AS k, 1 AS back FROM ch, unnest(ch.left_ids) AS l(id) JOIN jobs j ON j.id = l.id WHERE ${rowWhere}
+    UNION ALL
+    SELECT j.collapse_key, -1 FROM ch, unnest(ch.entered_ids) AS e(id) JOIN jobs j ON j.id = e.id WHERE ${rowWhere}`;
+  const delta = collapse
+    ? `(SELECT coalesce(sum((g.now > 0)::int - ((g.now + g.back) > 0)::int), 0) FROM (
+         SELECT per.back, (SELECT count(*) FROM jobs j WHERE j.state = 0 AND ${rowWhere} AND j.collapse_key = per.k) AS now
+         FROM (SELECT k, sum(back) AS back FROM ev GROUP BY k) AS per) AS g)`
+    : '(SELECT coalesce(-sum(back), 0) FROM ev)';
   const { rows } = await db.query(
     `WITH cur AS (SELECT ${VERSION_SQL} AS version),
-          ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > ${since} AND c.version <= cur.version)
+          ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > ${since} AND c.version <= cur.version),
+          ev AS (${events})
      SELECT cur.version,
             (SELECT count(*) FROM ch) = cur.version - ${since} AND NOT EXISTS (SELECT 1 FROM ch WHERE left_ids IS NULL) AS ok,
-            (SELECT count(*) FROM ch, unnest(ch.entered_ids) AS e(id) JOIN jobs j ON j.id = e.id WHERE ${q.whereSql()})
-          - (SELECT count(*) FROM ch, unnest(ch.left_ids) AS l(id) JOIN jobs j ON j.id = l.id WHERE ${q.whereSql()})
-              AS delta
+            ${delta} AS delta
      FROM cur`,
     q.params,
   );

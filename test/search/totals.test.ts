@@ -81,7 +81,8 @@ describe('totals brought forward across expiries', () => {
   it('replays expiries and promotions of copies exactly, and counts again after a load', async () => {
     const cache = new TotalsCache();
     const ctx = { pool: t.db.read, cursorSecret: 's', totals: cache };
-    const fresh = (f: JobFilters) => countJobs({ pool: t.db.read, cursorSecret: 's' }, f, false);
+    const fresh = (f: JobFilters, groups = false) =>
+      countJobs({ pool: t.db.read, cursorSecret: 's' }, f, groups);
     const us: JobFilters = { country: ['US'] };
     const de: JobFilters = { country: ['DE'] };
     const later = new Date(Date.now() + 3_600_000).toISOString();
@@ -106,6 +107,8 @@ describe('totals brought forward across expiries', () => {
     ]);
     expect(await countJobs(ctx, us, false)).toBe(n0);
     expect(await countJobs(ctx, de, false)).toBe(d0);
+    const g0 = await countJobs(ctx, us, true);
+    expect(g0).toBe(await fresh(us, true));
     expect(cache.replayed).toBe(0);
     const state = async (id: string) =>
       (await t.db.write.query('SELECT state FROM jobs WHERE id = $1', [id])).rows[0].state;
@@ -116,7 +119,9 @@ describe('totals brought forward across expiries', () => {
     expect(await expireDue(t.db)).toBe(1);
     expect(await countJobs(ctx, us, false)).toBe(n0 - 1);
     expect(await countJobs(ctx, de, false)).toBe(d0);
-    expect(cache.replayed).toBe(2);
+    // rp2 was the only posting of its group.
+    expect(await countJobs(ctx, us, true)).toBe(g0 - 1);
+    expect(cache.replayed).toBe(3);
     // rp1 expires and its copy takes its place: one left, one entered.
     await t.db.write.query(
       "UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = 'greenhouse:rp1'",
@@ -124,9 +129,12 @@ describe('totals brought forward across expiries', () => {
     expect(await expireDue(t.db)).toBe(1);
     expect(await state('careerboard:rp1c')).toBe(0);
     expect(await countJobs(ctx, us, false)).toBe(n0 - 1);
-    expect(cache.replayed).toBe(3);
+    // The copy keeps the group of rp1 alive.
+    expect(await countJobs(ctx, us, true)).toBe(g0 - 1);
+    expect(cache.replayed).toBe(5);
     expect(await fresh(us)).toBe(n0 - 1);
     expect(await fresh(de)).toBe(d0);
+    expect(await fresh(us, true)).toBe(g0 - 1);
 
     // A load in between: counted again, never replayed.
     await ingestRecords(t.db, [rec('rp3', 'lever', 'United States')]);
@@ -135,6 +143,7 @@ describe('totals brought forward across expiries', () => {
     );
     expect(await expireDue(t.db)).toBe(1);
     expect(await countJobs(ctx, us, false)).toBe(n0 - 1);
-    expect(cache.replayed).toBe(3);
+    expect(await countJobs(ctx, us, true)).toBe(await fresh(us, true));
+    expect(cache.replayed).toBe(5);
   });
 });
