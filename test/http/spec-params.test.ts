@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type Endpoint, endpointParams, jobFilterParams } from '../../src/http/params/registry.ts';
 
-const SPEC = fs.readFileSync(new URL('../../../shared/SPEC.md', import.meta.url), 'utf8');
+const SPEC = fs.readFileSync(new URL('../../docs/SPEC.md', import.meta.url), 'utf8');
 
 /** The body of the `### GET <path>` section. */
 function section(path: string): string {
