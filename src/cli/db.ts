@@ -1,20 +1,12 @@
 // Opens the configured database for a CLI command, prepared (migrations, known sources).
-import { ConfigError, type Config, loadConfig } from '../config.ts';
+import { type Config, loadConfig } from '../config.ts';
 import { type Db, openDb } from '../db/pool.ts';
 import { prepareDatabase } from '../service/setup.ts';
 
 export async function withDb(fn: (db: Db, config: Config) => Promise<number>): Promise<number> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  }
-  const db = await openDb(config);
+  // A bad setting or an unreachable database is thrown: the command line turns it into one line and an exit code.
+  const config: Config = loadConfig();
+  const db = await openDb(config, { log: (m) => process.stderr.write(`${m}\n`) });
   try {
     await prepareDatabase(db);
     return await fn(db, config);

@@ -1,38 +1,72 @@
 // The operator's command line: `npm run cli -- <command> [args]`.
-// Machine-readable output goes to stdout, messages to stderr.
-const commands: Record<
-  string,
-  { about: string; load: () => Promise<{ run(args: string[]): Promise<number> }> }
-> = {
-  serve: { about: 'start the service (same as npm start)', load: () => import('./serve.ts') },
-  migrate: { about: 'apply database migrations', load: () => import('./migrate.ts') },
-  ingest: {
-    about: 'load canonical JSON Lines, or saved source payloads with --format',
-    load: () => import('./ingest.ts'),
-  },
-  keys: { about: 'create, list and revoke API keys', load: () => import('./keys.ts') },
-  accounts: {
-    about: 'create and list accounts, set limits, show usage',
-    load: () => import('./accounts.ts'),
-  },
-  demo: { about: 'generate realistic datasets', load: () => import('./demo.ts') },
-  crawl: { about: 'fetch the registered boards and load their postings', load: () => import('./crawl.ts') },
-  stats: { about: 'coverage per field and per source', load: () => import('./stats.ts') },
+// Machine-readable output goes to stdout, messages to stderr; every failure is one line on stderr
+// with a documented exit code (src/cli/spec.ts), never a stack trace.
+import { describeFailure } from './failure.ts';
+import { checkOptions, commandHelp, commandNamed, EXIT, overviewHelp } from './spec.ts';
+
+type Command = { run(args: string[]): Promise<number> };
+
+const load: Record<string, () => Promise<Command>> = {
+  serve: () => import('./serve.ts'),
+  migrate: () => import('./migrate.ts'),
+  ingest: () => import('./ingest.ts'),
+  keys: () => import('./keys.ts'),
+  accounts: () => import('./accounts.ts'),
+  demo: () => import('./demo.ts'),
+  crawl: () => import('./crawl.ts'),
+  stats: () => import('./stats.ts'),
 };
 
-function usage(): string {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.about}`);
-  return `usage: npm run cli -- <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+const fail = (line: string) => process.stderr.write(`error: ${line}\n`);
+
+function die(err: unknown): never {
+  const { line, code } = describeFailure(err);
+  fail(line);
+  if (process.env.LOG_LEVEL === 'debug' && err instanceof Error && err.stack)
+    process.stderr.write(`${err.stack}\n`);
+  process.exit(code);
 }
 
-const [name, ...args] = process.argv.slice(2);
-if (!name || name === 'help' || name === '--help' || !commands[name]) {
-  process.stderr.write(
-    name && !commands[name] && name !== 'help' && name !== '--help'
-      ? `unknown command: ${name}\n\n${usage()}`
-      : usage(),
-  );
-  process.exit(name && name !== 'help' && name !== '--help' ? 2 : 0);
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined) {
+    process.stderr.write(overviewHelp());
+    return EXIT.usage;
+  }
+  if (name === 'help' || name === '--help' || name === '-h') {
+    if (args[0] === undefined) {
+      process.stdout.write(overviewHelp());
+      return EXIT.ok;
+    }
+    const cmd = commandNamed(args[0]);
+    if (!cmd) {
+      fail(`unknown command "${args[0]}": npm run cli -- help lists the commands`);
+      return EXIT.usage;
+    }
+    process.stdout.write(commandHelp(cmd));
+    return EXIT.ok;
+  }
+  const cmd = commandNamed(name);
+  if (!cmd || !load[name]) {
+    fail(`unknown command "${name}": npm run cli -- help lists the commands`);
+    return EXIT.usage;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(commandHelp(cmd));
+    return EXIT.ok;
+  }
+  const problem = checkOptions(cmd, args);
+  if (problem) {
+    fail(`${problem}; npm run cli -- ${name} --help describes it`);
+    return EXIT.usage;
+  }
+  return (await load[name]()).run(args);
 }
-const mod = await commands[name].load();
-process.exitCode = await mod.run(args);
+
+process.on('uncaughtException', die);
+process.on('unhandledRejection', die);
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (err) {
+  die(err);
+}

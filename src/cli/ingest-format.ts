@@ -1,27 +1,73 @@
-// ingest --format ADAPTER [--source SLUG] [--company NAME] [--expire-missing] <file|dir>...:
-// saved source payloads through the adapters and the same pipeline as everything else.
-import { convertPayloadFiles } from '../ingest/adapters/index.ts';
+// ingest --format ADAPTER [--source SLUG [--source-type T --source-domain D]] [--board B] [--company NAME]
+// [--expire-missing] FILE|DIR…: saved source payloads through the adapters and the same pipeline as
+// everything else.
+import { adapters, convertPayloadFiles } from '../ingest/adapters/index.ts';
+import type { SourceRecord } from '../ingest/record.ts';
 import { expireMissingFromBoard, ingestRecords } from '../ingest/pipeline.ts';
 import { afterLoad } from '../service/schedules.ts';
 import { withDb } from './db.ts';
+import { CliError } from './failure.ts';
+import { checkReadable } from './ingest.ts';
+import { exitCode, printRejections, printSummary, type Rejected } from './ingest-report.ts';
+import { EXIT } from './spec.ts';
+
+const SOURCE_TYPES = ['ats', 'jobboard', 'aggregator'];
+
+/** A new source given on the command line, or undefined when none is described. */
+function describedSource(opts: Record<string, string>): SourceRecord | undefined {
+  const type = opts['source-type'];
+  const domain = opts['source-domain'];
+  if (type === undefined && domain === undefined && opts['source-name'] === undefined) return undefined;
+  if (!opts.source)
+    throw new CliError('--source-type, --source-domain and --source-name describe --source SLUG', EXIT.usage);
+  if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(opts.source))
+    throw new CliError('--source must be a slug: lower-case letters, digits, - and _', EXIT.usage);
+  if (!type || !SOURCE_TYPES.includes(type))
+    throw new CliError(`--source-type must be one of ${SOURCE_TYPES.join(', ')}`, EXIT.usage);
+  if (!domain || !/^[a-z0-9.-]+\.[a-z]{2,}$/i.test(domain))
+    throw new CliError('--source-domain must be a domain name such as jobs.example.org', EXIT.usage);
+  return {
+    slug: opts.source,
+    type: type as SourceRecord['type'],
+    domain: domain.toLowerCase(),
+    name: opts['source-name'] ?? opts.source,
+  };
+}
 
 export async function run(
   format: string,
   paths: string[],
   opts: Record<string, string> = {},
 ): Promise<number> {
-  let converted: Awaited<ReturnType<typeof convertPayloadFiles>>;
-  try {
-    converted = await convertPayloadFiles(format, paths, {
+  if (!Object.hasOwn(adapters, format))
+    throw new CliError(`unknown format "${format}" (known: ${Object.keys(adapters).join(', ')})`, EXIT.usage);
+  if (format === 'jsonld' && !opts.source)
+    throw new CliError(
+      'format jsonld needs --source SLUG: a known board (careerboard, techjobs, workhub, jobmirror, alljobs), or a new one described with --source-type and --source-domain',
+      EXIT.usage,
+    );
+  const newSource = describedSource(opts);
+  checkReadable(paths, true);
+  return withDb(async (db) => {
+    if (opts.source && !newSource) {
+      const { rows } = await db.write.query('SELECT 1 FROM sources WHERE slug = $1 OR legacy_slug = $1', [
+        opts.source,
+      ]);
+      if (!rows.length)
+        throw new CliError(
+          `unknown source "${opts.source}": describe it in the same command, e.g. npm run cli -- ingest --format ${format} --source ${opts.source} --source-type jobboard --source-domain ${opts.source}.example.org ${paths.join(' ')}`,
+          EXIT.usage,
+        );
+    }
+    const converted = await convertPayloadFiles(format, paths, {
       source: opts.source,
+      board: opts.board,
       company: opts.company ? { name: opts.company } : undefined,
     });
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    return 2;
-  }
-  return withDb(async (db) => {
-    const report = await ingestRecords(db, converted.records);
+    const records = newSource
+      ? [{ kind: 'source' as const, ...newSource }, ...converted.records]
+      : converted.records;
+    const report = await ingestRecords(db, records);
     let expired = 0;
     // A saved payload is a whole board only when the operator says so; a failed file never expires anything.
     if (opts['expire-missing'] === 'true') {
@@ -34,14 +80,34 @@ export async function run(
       }
     }
     await afterLoad(db);
+
+    // Rejections in file order: whole files that are not the format, the adapters' own, then the pipeline's.
+    const fileOf = new Map<string, string>();
+    let i = 0;
     for (const f of converted.files) {
-      process.stderr.write(
-        `${f.file}: ${f.error ? `failed: ${f.error}` : `${f.postings} postings, ${f.rejected.length} rejected, ${f.dropped} unlisted`}\n`,
-      );
+      for (let n = 0; n < f.postings; n++, i++)
+        fileOf.set((converted.records[i] as { id: string }).id, f.file);
     }
+    const rejected: Rejected[] = [];
+    for (const f of converted.files) {
+      if (f.error) rejected.push({ file: f.file, reason: `not readable as ${format}: ${f.error}` });
+      for (const r of f.rejected) rejected.push({ file: f.file, id: r.native_id, reason: r.reason });
+    }
+    for (const r of report.rejected)
+      rejected.push({ file: (r.id && fileOf.get(r.id)) || '(payloads)', ...r });
+    const skipped = converted.files.reduce((n, f) => n + f.dropped, 0);
+    printRejections(rejected);
+    printSummary(report, rejected.length, skipped);
     process.stdout.write(
-      `${JSON.stringify({ ...report, expired: report.expired + expired, rejected: report.rejected.length + converted.files.reduce((n, f) => n + f.rejected.length, 0), files: converted.files })}\n`,
+      `${JSON.stringify({
+        ...report,
+        expired: report.expired + expired,
+        rejected: rejected.length,
+        rejections: rejected.slice(0, 1000),
+        skipped,
+        files: converted.files.map(({ rejected: r, ...f }) => ({ ...f, rejected: r.length })),
+      })}\n`,
     );
-    return converted.files.some((f) => f.error) ? 1 : 0;
+    return exitCode({ ...report, expired: report.expired + expired }, rejected.length);
   });
 }

@@ -1,11 +1,16 @@
-// ingest <file.jsonl>...: loads canonical JSON Lines; prints the report as JSON on stdout.
+// ingest FILE.jsonl…: loads canonical JSON Lines; ingest --format ADAPTER …: saved source payloads
+// (ingest-format.ts). The report goes to stdout as JSON; every rejection, with file, line and reason,
+// to stderr; the exit code tells whether everything, some or nothing was loaded (ingest-report.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { ingestFile } from '../ingest/jsonl.ts';
 import { startEnrichThread } from '../ingest/enrich-thread.ts';
+import { ingestFile } from '../ingest/jsonl.ts';
 import { addReports, emptyReport } from '../ingest/report.ts';
 import { afterLoad } from '../service/schedules.ts';
 import { parseArgs, withDb } from './db.ts';
+import { CliError } from './failure.ts';
+import { exitCode, printRejections, printSummary, type Rejected } from './ingest-report.ts';
+import { EXIT } from './spec.ts';
 
 function progressBar(file: string) {
   if (!process.stderr.isTTY) return undefined;
@@ -19,30 +24,56 @@ function progressBar(file: string) {
   };
 }
 
+/** Every path must be a readable file (or, with --format, a directory) before anything loads. */
+export function checkReadable(paths: string[], dirs: boolean): void {
+  for (const p of paths) {
+    let st: fs.Stats;
+    try {
+      fs.accessSync(p, fs.constants.R_OK);
+      st = fs.statSync(p);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new CliError(
+        `cannot read ${p}: ${code === 'ENOENT' ? 'no such file or directory' : code}`,
+        EXIT.input,
+      );
+    }
+    if (st.isDirectory() && !dirs)
+      throw new CliError(`${p} is a directory: give the .jsonl files in it`, EXIT.input);
+  }
+}
+
 export async function run(args: string[]): Promise<number> {
   const { opts, rest } = parseArgs(args);
-  if (!rest.length) {
-    process.stderr.write('usage: ingest [--format ADAPTER] <file|dir>...\n');
-    return 2;
-  }
+  if (!rest.length)
+    throw new CliError('ingest needs at least one FILE (see npm run cli -- ingest --help)', EXIT.usage);
   if (opts.format) {
     const offline = await import('./ingest-format.ts');
     return offline.run(opts.format, rest, opts);
   }
-  for (const f of rest) {
-    if (!fs.existsSync(f)) {
-      process.stderr.write(`no such file: ${f}\n`);
-      return 2;
-    }
-  }
+  for (const k of [
+    'source',
+    'source-type',
+    'source-domain',
+    'source-name',
+    'board',
+    'company',
+    'expire-missing',
+  ])
+    if (opts[k] !== undefined)
+      throw new CliError(`--${k} applies to saved payloads only (with --format ADAPTER)`, EXIT.usage);
+  checkReadable(rest, false);
   return withDb(async (db) => {
     let report = emptyReport();
+    const rejected: Rejected[] = [];
     const started = Date.now();
     const thread = startEnrichThread();
     try {
       for (const file of rest) {
-        report = addReports(report, await ingestFile(db, file, progressBar(file), thread.enrich));
+        const r = await ingestFile(db, file, progressBar(file), thread.enrich);
         if (process.stderr.isTTY) process.stderr.write('\n');
+        for (const x of r.rejected) rejected.push({ file, ...x });
+        report = addReports(report, r);
       }
     } finally {
       await thread.close();
@@ -50,16 +81,11 @@ export async function run(args: string[]): Promise<number> {
     await afterLoad(db);
     await db.write.query('VACUUM (ANALYZE) jobs');
     const seconds = (Date.now() - started) / 1000;
-    for (const r of report.rejected.slice(0, 50)) {
-      process.stderr.write(
-        `rejected${r.line ? ` line ${r.line}` : ''}${r.id ? ` ${r.id}` : ''}: ${r.reason}\n`,
-      );
-    }
-    if (report.rejected.length > 50)
-      process.stderr.write(`… and ${report.rejected.length - 50} more rejected\n`);
+    printRejections(rejected);
+    printSummary(report, rejected.length);
     process.stdout.write(
-      `${JSON.stringify({ ...report, rejected: report.rejected.length, rejections: report.rejected.slice(0, 1000), seconds })}\n`,
+      `${JSON.stringify({ ...report, rejected: rejected.length, rejections: rejected.slice(0, 1000), seconds })}\n`,
     );
-    return 0;
+    return exitCode(report, rejected.length);
   });
 }

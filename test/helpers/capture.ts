@@ -1,5 +1,7 @@
-// Runs a CLI command in-process and captures what it writes to stdout and stderr.
+// Runs a CLI command in-process, as the command line does (a thrown failure becomes one line and its
+// exit code), and captures what it writes to stdout and stderr.
 import { vi } from 'vitest';
+import { runCommand } from '../../src/cli/failure.ts';
 
 export async function capture(
   run: (args: string[]) => Promise<number>,
@@ -16,7 +18,7 @@ export async function capture(
     return true;
   });
   try {
-    const code = await run(args);
+    const code = await runCommand(run, args);
     return { code, out: out.join(''), err: err.join('') };
   } finally {
     o.mockRestore();

@@ -1,4 +1,7 @@
 // The ingest and keys commands in-process, on a fresh database.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as ingest } from '../../src/cli/ingest.ts';
 import { run as keys } from '../../src/cli/keys.ts';
@@ -22,7 +25,7 @@ afterAll(async () => {
 describe('ingest command', () => {
   it('loads canonical JSON Lines and reports rejected lines with their numbers', async () => {
     const r = await capture(ingest, [SAMPLE]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3); // some lines rejected, the rest loaded
     const report = JSON.parse(r.out);
     expect(report).toMatchObject({
       inserted: 7,
@@ -32,20 +35,100 @@ describe('ingest command', () => {
       folded: 1,
       expired: 1,
     });
-    expect(r.err).toContain('rejected line 6: title is required');
+    expect(r.err).toContain(`${SAMPLE}: rejected line 6: title is required`);
+    expect(r.err).toMatch(
+      /ingest: 8 postings loaded \(7 new, 0 changed, 0 unchanged, 1 folded as copies\), 3 rejected/,
+    );
   });
 
   it('loads saved source payloads with --format, a wrong-format file failing alone', async () => {
     const r = await capture(ingest, ['--format', 'greenhouse', 'test/fixtures/sources/greenhouse']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3); // some rejected (a posting, and a file that is not the format), the rest loaded
     const report = JSON.parse(r.out);
     expect(report.inserted).toBe(4);
-    expect(report.rejected).toBe(1);
+    expect(report.rejected).toBe(2);
+    expect(r.err).toMatch(/marketing\.html: rejected: not readable as greenhouse/);
+    expect(r.err).toMatch(/ingest: 4 postings loaded .*, 2 rejected/);
     expect(report.files.find((f: { error?: string }) => f.error)?.file).toMatch(/marketing\.html$/);
     const { rows } = await db.write.query(
       `SELECT count(*)::int AS n FROM jobs WHERE source = 'greenhouse' AND board IS NOT NULL`,
     );
     expect(rows[0].n).toBe(4);
+  });
+
+  it('exits 4 when nothing could be loaded, naming each rejection; unlisted postings are skipped, not rejected', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-cli-'));
+    const board = JSON.parse(fs.readFileSync('test/fixtures/sources/ashby/board.json', 'utf8'));
+    const broken = { ...board, jobs: board.jobs.map((j: object) => ({ ...j, title: '', isListed: true })) };
+    fs.writeFileSync(path.join(dir, 'broken.json'), JSON.stringify(broken));
+    const none = await capture(ingest, ['--format', 'ashby', path.join(dir, 'broken.json')]);
+    expect(none.code).toBe(4);
+    const lines = none.err.split('\n').filter((l) => l.includes(': rejected'));
+    expect(lines).toHaveLength(board.jobs.length);
+    for (const l of lines) expect(l).toMatch(/broken\.json: rejected [\w-]+: \w.+/);
+    expect(lines.filter((l) => /title/.test(l)).length).toBeGreaterThan(0);
+    expect(JSON.parse(none.out).rejected).toBe(board.jobs.length);
+
+    const unlisted = {
+      ...board,
+      jobs: board.jobs.map((j: object, i: number) => ({ ...j, isListed: i !== 0 })),
+    };
+    fs.writeFileSync(path.join(dir, 'unlisted.json'), JSON.stringify(unlisted));
+    const some = await capture(ingest, ['--format', 'ashby', path.join(dir, 'unlisted.json')]);
+    expect(some.code).toBe(0);
+    expect(JSON.parse(some.out)).toMatchObject({ rejected: 0, skipped: 1 });
+    expect(some.err).toMatch(/0 rejected, 1 skipped on purpose \(unlisted or draft\)/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('unreadable input is one line and exit 6; unknown formats and options are usage errors', async () => {
+    const missing = await capture(ingest, ['/nonexistent/file.jsonl']);
+    expect(missing.code).toBe(6);
+    expect(missing.err).toBe('error: cannot read /nonexistent/file.jsonl: no such file or directory\n');
+    const fmt = await capture(ingest, ['--format', 'monster', 'x.json']);
+    expect(fmt.code).toBe(2);
+    expect(fmt.err).toMatch(/^error: unknown format "monster" \(known: greenhouse, /);
+    expect((await capture(ingest, ['--source', 'x', SAMPLE])).code).toBe(2);
+  });
+
+  it('a board the index does not know loads in one command when described, and the error says how', async () => {
+    const unknown = await capture(ingest, [
+      '--format',
+      'jsonld',
+      '--source',
+      'jobsnorth',
+      'test/fixtures/sources/jsonld/careerboard-job.html',
+    ]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('--source jobsnorth --source-type jobboard --source-domain');
+    const r = await capture(ingest, [
+      '--format',
+      'jsonld',
+      '--source',
+      'jobsnorth',
+      '--source-type',
+      'jobboard',
+      '--source-domain',
+      'jobsnorth.example.org',
+      'test/fixtures/sources/jsonld/careerboard-job.html',
+    ]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).inserted).toBe(1);
+    const { rows } = await db.write.query(`SELECT type, domain FROM sources WHERE slug = 'jobsnorth'`);
+    expect(rows).toEqual([{ type: 'jobboard', domain: 'jobsnorth.example.org' }]);
+    const bad = await capture(ingest, [
+      '--format',
+      'jsonld',
+      '--source',
+      'x2',
+      '--source-type',
+      'blog',
+      '--source-domain',
+      'x.org',
+      'a.html',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--source-type must be one of ats, jobboard, aggregator/);
   });
 
   it('jsonld needs --source, and takes it', async () => {
