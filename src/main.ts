@@ -46,7 +46,16 @@ async function primary(): Promise<void> {
     }
     throw err;
   }
-  const db = await openDb(config, { onPoolError: (e) => say(`database connection error: ${e.message}`) });
+  let db: Db;
+  try {
+    db = await openDb(config, {
+      log: say,
+      onPoolError: (e) => say(`database connection error: ${e.message}`),
+    });
+  } catch (err) {
+    say(`start-up failed: ${(err as Error).message}`);
+    process.exit(1);
+  }
   const shutdown: (() => Promise<void>)[] = [];
   let stopping = false;
   const stop = async (signal: string) => {

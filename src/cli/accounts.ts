@@ -5,6 +5,7 @@
 import { RedisLimiter } from '../http/limiter.ts';
 import { createAccount, listAccounts, monthlyUsage, monthOf, setLimits, usageSkeleton } from '../db/usage.ts';
 import { parseArgs, withDb } from './db.ts';
+import { specOptions } from './spec.ts';
 
 const USAGE =
   'usage: accounts create NAME [--rate-limit N] [--monthly-quota N] | accounts list\n' +
@@ -24,7 +25,7 @@ function intOption(opts: Record<string, string>, name: string, max: number): num
 
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const { opts, rest: pos } = parseArgs(rest);
+  const { opts, rest: pos } = parseArgs(rest, specOptions('accounts', sub));
   const unknown = Object.keys(opts).filter((k) => k !== 'rate-limit' && k !== 'monthly-quota');
   const rateLimit = intOption(opts, 'rate-limit', 10_000_000);
   const quota = intOption(opts, 'monthly-quota', 2_000_000_000);

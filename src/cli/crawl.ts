@@ -1,7 +1,7 @@
 // crawl --boards FILE [--once] [--concurrency N]: fetch the registered boards and load their postings.
 // One JSON line per board on stdout; messages on stderr.
 import fs from 'node:fs/promises';
-import { ConfigError, loadConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
 import { migrate } from '../db/migrations.ts';
 import { type Db, openDb } from '../db/pool.ts';
 import { type BoardReport, Crawler, type CrawlSink, type CrawlState } from '../ingest/crawl/crawler.ts';
@@ -9,20 +9,9 @@ import type { HttpOptions } from '../ingest/crawl/http.ts';
 import { MemorySink } from '../ingest/crawl/memory-sink.ts';
 import { loadRegistry, RegistryError } from '../ingest/crawl/registry.ts';
 import { DEFAULT_BASES } from '../ingest/crawl/sources.ts';
+import { commandHelp, commandNamed } from './spec.ts';
 
-const USAGE = `usage: npm run cli -- crawl --boards FILE [options]
-
-  --boards FILE        JSON array of {source, board (token or URL), company?: {name, slug, domain}}
-  --once               one round, then exit (1 when a board failed); otherwise repeat every --interval
-  --interval SECONDS   pause between rounds (default 900)
-  --concurrency N      boards fetched at once (default 4)
-  --state FILE         keep ETag/Last-Modified validators between runs in FILE
-  --base SOURCE=URL    override a source's base URL (repeatable; {token}, {tenant}, {wd}, {site})
-  --host-delay-ms N    minimum spacing between requests to one host (default 1000)
-  --timeout-ms N       per-request timeout (default 20000)
-  --retries N          retries on 5xx, 429 and network errors (default 3)
-  --dry-run            fetch and parse only; no database
-`;
+const USAGE = commandHelp(commandNamed('crawl')!);
 
 interface Args {
   boards?: string;
@@ -33,6 +22,7 @@ interface Args {
   bases: Record<string, string>;
   http: Partial<HttpOptions>;
   dryRun: boolean;
+  quiet?: boolean;
 }
 
 class UsageError extends Error {}
@@ -65,6 +55,9 @@ export function parseCrawlArgs(argv: string[]): Args {
         break;
       case '--dry-run':
         a.dryRun = true;
+        break;
+      case '--quiet':
+        a.quiet = true;
         break;
       case '--interval':
         a.interval = int('interval', value(), 1, 604_800);
@@ -145,15 +138,7 @@ export async function run(argv: string[]): Promise<number> {
   let sink: CrawlSink;
   if (args.dryRun) sink = new MemorySink();
   else {
-    try {
-      db = await openDb(loadConfig(), { log: (m) => process.stderr.write(`${m}\n`) });
-    } catch (err) {
-      if (err instanceof ConfigError) {
-        process.stderr.write(`configuration error: ${err.message}\n`);
-        return 1;
-      }
-      throw err;
-    }
+    db = await openDb(loadConfig(), { log: (m) => process.stderr.write(`${m}\n`) });
     await migrate(db.write);
     const { seedSources } = await import('../ingest/pipeline.ts');
     await seedSources(db.write);

@@ -1,7 +1,10 @@
 // Opens the configured database for a CLI command, prepared (migrations, known sources).
+import { parseArgs as nodeParseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.ts';
 import { type Db, openDb } from '../db/pool.ts';
 import { prepareDatabase } from '../service/setup.ts';
+import { CliError } from './failure.ts';
+import { EXIT, type OptionSpec, takesValue } from './spec.ts';
 
 export async function withDb(fn: (db: Db, config: Config) => Promise<number>): Promise<number> {
   // A bad setting or an unreachable database is thrown: the command line turns it into one line and an exit code.
@@ -15,18 +18,30 @@ export async function withDb(fn: (db: Db, config: Config) => Promise<number>): P
   }
 }
 
-/** `--name value` options and positional arguments. */
-export function parseArgs(args: string[]): { opts: Record<string, string>; rest: string[] } {
-  const opts: Record<string, string> = {};
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a.startsWith('--')) {
-      const [k, v] = a.slice(2).split('=', 2);
-      if (v !== undefined) opts[k] = v;
-      else if (i + 1 < args.length && !args[i + 1].startsWith('--')) opts[k] = args[++i];
-      else opts[k] = 'true';
-    } else rest.push(a);
+/**
+ * Options and positional arguments of a command line, by the options its spec lists: a flag that takes
+ * a value takes the next argument (or `--flag=value`); the others are `'true'` when present.
+ */
+export function parseArgs(
+  args: string[],
+  options: OptionSpec[],
+): { opts: Record<string, string>; rest: string[] } {
+  const config = Object.fromEntries(
+    options.map((o) => [
+      o.flag.split(' ')[0].slice(2),
+      { type: takesValue(o) ? 'string' : 'boolean' } as const,
+    ]),
+  );
+  let parsed: ReturnType<typeof nodeParseArgs>;
+  try {
+    parsed = nodeParseArgs({ args, options: config, strict: true, allowPositionals: true });
+  } catch (err) {
+    throw new CliError((err as Error).message.replace(/\. To specify .*$/s, ''), EXIT.usage);
   }
-  return { opts, rest };
+  const opts: Record<string, string> = {};
+  for (const [k, v] of Object.entries(parsed.values)) {
+    if (v === '') throw new CliError(`--${k} needs a value`, EXIT.usage);
+    opts[k] = String(v);
+  }
+  return { opts, rest: parsed.positionals };
 }

@@ -91,6 +91,10 @@ function parseArgs(args: string[]): Map<string, string> | string {
     const a = args[i];
     const m = /^--([a-z]+)(?:=(.*))?$/.exec(a);
     if (!m) return `unexpected argument: ${a}`;
+    if (m[1] === 'quiet') {
+      opts.set('quiet', 'true');
+      continue;
+    }
     const value = m[2] ?? args[++i];
     if (value === undefined || value === '') return `--${m[1]} needs a value`;
     opts.set(m[1], value);
@@ -120,7 +124,7 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   for (const k of parsed.keys()) {
-    if (!['jobs', 'seed', 'out', 'rounds', 'now'].includes(k)) {
+    if (!['jobs', 'seed', 'out', 'rounds', 'now', 'quiet'].includes(k)) {
       process.stderr.write(`unknown option: --${k}\n\n${USAGE}`);
       return 2;
     }
@@ -142,6 +146,7 @@ export async function run(args: string[]): Promise<number> {
     out!,
     { jobs: jobs as number, seed: seed as number, rounds: rounds as number, now },
     (file, n) => {
+      if (parsed.has('quiet')) return;
       const s = (Date.now() - started) / 1000;
       process.stderr.write(
         `${path.basename(file)}: ${n.toLocaleString('en-US')} postings (${s.toFixed(1)} s)\n`,

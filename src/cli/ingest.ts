@@ -10,7 +10,7 @@ import { afterLoad } from '../service/schedules.ts';
 import { parseArgs, withDb } from './db.ts';
 import { CliError } from './failure.ts';
 import { exitCode, printRejections, printSummary, type Rejected } from './ingest-report.ts';
-import { EXIT } from './spec.ts';
+import { EXIT, specOptions } from './spec.ts';
 
 function progressBar(file: string) {
   if (!process.stderr.isTTY) return undefined;
@@ -44,7 +44,7 @@ export function checkReadable(paths: string[], dirs: boolean): void {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { opts, rest } = parseArgs(args);
+  const { opts, rest } = parseArgs(args, specOptions('ingest'));
   if (!rest.length)
     throw new CliError('ingest needs at least one FILE (see npm run cli -- ingest --help)', EXIT.usage);
   if (opts.format) {
@@ -70,7 +70,7 @@ export async function run(args: string[]): Promise<number> {
     const thread = startEnrichThread();
     try {
       for (const file of rest) {
-        const r = await ingestFile(db, file, progressBar(file), thread.enrich);
+        const r = await ingestFile(db, file, opts.quiet ? undefined : progressBar(file), thread.enrich);
         if (process.stderr.isTTY) process.stderr.write('\n');
         for (const x of r.rejected) rejected.push({ file, ...x });
         report = addReports(report, r);

@@ -1,12 +1,13 @@
 // keys create --account NAME | keys list [--account NAME] | keys revoke ID
 import { createKey, ensureAccount, KeyLimitError, listKeys, revokeKey } from '../db/keys.ts';
 import { parseArgs, withDb } from './db.ts';
+import { specOptions } from './spec.ts';
 
 const USAGE = 'usage: keys create --account NAME | keys list [--account NAME] | keys revoke ID\n';
 
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const { opts, rest: pos } = parseArgs(rest);
+  const { opts, rest: pos } = parseArgs(rest, specOptions('keys', sub));
   if (sub === 'create') {
     if (!opts.account || opts.account === 'true') {
       process.stderr.write(USAGE);

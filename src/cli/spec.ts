@@ -213,6 +213,12 @@ export const COMMANDS: CommandSpec[] = [
 
 export const commandNamed = (name: string) => COMMANDS.find((c) => c.name === name);
 
+/** The options of `name` (and its subcommand), for parsing; none for an unknown subcommand. */
+export function specOptions(name: string, sub?: string): OptionSpec[] {
+  const cmd = commandNamed(name);
+  return (cmd && optionsFor(cmd, sub)) ?? [];
+}
+
 const flagName = (o: OptionSpec) => o.flag.split(' ')[0];
 export const takesValue = (o: OptionSpec) => o.flag.includes(' ');
 

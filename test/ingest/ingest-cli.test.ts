@@ -71,7 +71,9 @@ describe('ingest command', () => {
 
     const unlisted = {
       ...board,
-      jobs: board.jobs.map((j: object, i: number) => ({ ...j, isListed: i !== 0 })),
+      jobs: board.jobs
+        .filter((j: { jobUrl?: string }) => j.jobUrl)
+        .map((j: object, i: number) => ({ ...j, isListed: i !== 0 })),
     };
     fs.writeFileSync(path.join(dir, 'unlisted.json'), JSON.stringify(unlisted));
     const some = await capture(ingest, ['--format', 'ashby', path.join(dir, 'unlisted.json')]);
