@@ -1,7 +1,7 @@
 // Enrichment throughput on one core: `npx tsx bench/enrich.ts [count]`.
 // Synthetic postings built from varied titles, locations, salaries and descriptions in four languages.
-import { enrichPosting } from '../src/enrich/index.ts';
-import type { PostingRecord } from '../src/ingest/record.ts';
+import { enrichPosting } from '../src/enrich/posting.ts';
+import type { PostingRecord } from '../src/model/record.ts';
 
 const TITLES = [
   'Senior Software Engineer, Backend',

@@ -12,8 +12,8 @@ import pg from 'pg';
 import type { KeyOwner } from '../src/db/keys.ts';
 import { migrate } from '../src/db/migrations.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
-import type { LimitDecision, Limiter } from '../src/http/limits.ts';
-import { MemoryLimiter, PgLimiter, RedisLimiter } from '../src/http/limiter.ts';
+import type { LimitDecision, Limiter } from '../src/limiter/limits.ts';
+import { MemoryLimiter, PgLimiter, RedisLimiter } from '../src/limiter/limiter.ts';
 
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
 const arg = (name: string, def: number) => {

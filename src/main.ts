@@ -7,7 +7,7 @@ import { ConfigError, type Config, loadConfig } from './config.ts';
 import { getSetting } from './db/migrations.ts';
 import { type Db, openDb } from './db/pool.ts';
 import { buildApp } from './http/app.ts';
-import { createLimiter } from './http/limiter.ts';
+import { createLimiter } from './limiter/limiter.ts';
 import { startSchedules } from './service/schedules.ts';
 import { ensureDemoKey, loadDemoIfEmpty, prepareDatabase } from './service/setup.ts';
 

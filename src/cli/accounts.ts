@@ -2,7 +2,7 @@
 // | accounts set-limits NAME [--rate-limit N] [--monthly-quota N] | accounts usage [NAME]
 // JSON lines on stdout, messages on stderr. Usage is read from the limiter's store (Redis when
 // REDIS_URL is set, else PostgreSQL).
-import { RedisLimiter } from '../http/limiter.ts';
+import { RedisLimiter } from '../limiter/limiter.ts';
 import { createAccount, listAccounts, monthlyUsage, monthOf, setLimits, usageSkeleton } from '../db/usage.ts';
 import { parseArgs, withDb } from './db.ts';
 import { specOptions } from './spec.ts';

@@ -2,7 +2,7 @@
 // [--expire-missing] FILE|DIR…: saved source payloads through the adapters and the same pipeline as
 // everything else.
 import { adapters, convertPayloadFiles } from '../ingest/adapters/index.ts';
-import type { SourceRecord } from '../ingest/record.ts';
+import type { SourceRecord } from '../model/record.ts';
 import { expireMissingFromBoard, ingestRecords } from '../ingest/pipeline.ts';
 import { afterLoad } from '../service/schedules.ts';
 import { withDb } from './db.ts';

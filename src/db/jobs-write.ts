@@ -1,6 +1,6 @@
 // Writes of the jobs table: the only SQL of ingestion and of the lifecycle schedules.
 import type pg from 'pg';
-import type { JobContent, Tracked } from '../ingest/stages/row.ts';
+import type { JobContent, Tracked } from '../model/job-row.ts';
 
 export interface ExistingJob {
   id: string;

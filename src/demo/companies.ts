@@ -1,7 +1,7 @@
 // Employers: invented names, LinkedIn-style slugs that are not derivable from the name, domains, sizes,
 // funding and HQ. Posting volume per company is Zipf-like (a few large employers post most jobs) and size
 // follows rank. Profiles are regenerated from (seed, index), so only a compact view is kept in memory.
-import type { CompanyRecord } from '../ingest/record.ts';
+import type { CompanyRecord } from '../model/record.ts';
 import { COUNTRIES, COUNTRY_BY_CODE, type CountryInfo, countryPicker, pickCity } from './geo.ts';
 import { type Family, INDUSTRIES } from './occupations.ts';
 import { Rng, Weighted } from './prng.ts';

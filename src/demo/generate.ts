@@ -4,8 +4,8 @@
 // need no more memory than 50k. Only the compact employer list is held (jobs/20, at most 200k). The rounds
 // recompute a posting's state from its index and the per-round decisions, which are hashes of
 // (seed, index, round), instead of remembering what was emitted.
-import type { CanonicalLine, CompanyRecord, PostingRecord } from '../ingest/record.ts';
-import { KNOWN_SOURCES } from '../ingest/sources.ts';
+import type { CanonicalLine, CompanyRecord, PostingRecord } from '../model/record.ts';
+import { KNOWN_SOURCES } from '../model/sources.ts';
 import {
   companyCount,
   type Employer,

@@ -3,7 +3,7 @@
 import { continentOfCountry, countryName, lookupCountry, toCountryCode } from '../geo/countries.ts';
 import { geocode, type GeoResult } from '../geo/geocode.ts';
 import { timezonesOf } from '../geo/gazetteer.ts';
-import type { PostingRecord } from '../ingest/record.ts';
+import type { PostingRecord } from '../model/record.ts';
 import {
   EDUCATION_LEVELS,
   EXPERIENCE_LEVELS,
@@ -16,7 +16,7 @@ import {
   mapExperience,
   mapSeniority,
 } from './classify.ts';
-import type { EnrichedPosting, JobLocation } from './index.ts';
+import type { EnrichedPosting, JobLocation } from '../model/enriched.ts';
 import { salaryFromDescription, salaryOf } from './salary.ts';
 import { htmlToText, sanitizeDescription, textToHtml } from './sanitize.ts';
 import { extractSkills, normaliseSkill } from './skills.ts';

@@ -4,8 +4,8 @@
 // (40 hours × 52 weeks; 5 days × 52 weeks). Values are rejected, never guessed, when they cannot be a
 // salary: the check converts to rough US dollars with the order-of-magnitude rates below, which are
 // used for nothing else.
-import type { SalaryInput } from '../ingest/record.ts';
-import type { Salary } from './index.ts';
+import type { SalaryInput } from '../model/record.ts';
+import type { Salary } from '../model/enriched.ts';
 
 export const ANNUAL_FACTOR: Record<string, number> = { YEAR: 1, MONTH: 12, WEEK: 52, DAY: 260, HOUR: 2080 };
 

@@ -5,7 +5,7 @@ import { isTimeoutOrConnectionError } from '../db/pool.ts';
 import { ApiError, errors } from '../errors.ts';
 import { TotalsCache } from '../search/totals.ts';
 import { Authenticator, extractKey } from './auth.ts';
-import { type Limiter, rateLimitHeaders } from './limits.ts';
+import { type Limiter, rateLimitHeaders } from '../limiter/limits.ts';
 import { buildOpenApi } from './openapi.ts';
 import { parseParams, parseQueryString } from './params/registry.ts';
 import { companyRoutes } from './routes/companies.ts';

@@ -6,7 +6,7 @@ import type { Db } from '../db/pool.ts';
 import { ingestRecords } from './pipeline.ts';
 import { addReports, emptyReport, type IngestReport } from './report.ts';
 import type { Enricher } from './stages/enrich-batch.ts';
-import type { CanonicalLine } from './record.ts';
+import type { CanonicalLine } from '../model/record.ts';
 import { RecordError, validateLine } from './validate.ts';
 
 const LINES_PER_BATCH = 5000;

@@ -28,11 +28,12 @@ import {
   upsertRows,
 } from '../db/jobs-write.ts';
 import { type Db, withTransaction } from '../db/pool.ts';
-import type { CanonicalLine, CompanyRecord, PostingRecord } from './record.ts';
+import type { CanonicalLine, CompanyRecord, PostingRecord } from '../model/record.ts';
 import { addReports, emptyReport, type IngestReport } from './report.ts';
 import { type EnrichedBatch, type Enricher, enrichInline, type PostingItem } from './stages/enrich-batch.ts';
-import { KNOWN_SOURCES } from './sources.ts';
-import { buildContent, changedFields, hammingHex, type JobContent, renderDoc } from './stages/row.ts';
+import { KNOWN_SOURCES } from '../model/sources.ts';
+import type { JobContent } from '../model/job-row.ts';
+import { buildContent, changedFields, hammingHex, renderDoc } from './stages/row.ts';
 
 const TYPE_RANK: Record<string, number> = { ats: 0, jobboard: 1, aggregator: 2 };
 /** Near-identical descriptions: SimHash distance at most this many bits of 64. */

@@ -1,6 +1,6 @@
 // Checks one parsed line of a canonical file. A malformed record is rejected with a reason;
 // the rest of the file still loads.
-import type { CanonicalLine } from './record.ts';
+import type { CanonicalLine } from '../model/record.ts';
 
 export class RecordError extends Error {}
 

@@ -23,10 +23,8 @@ export async function loadDemoIfEmpty(db: Db, config: Config, log: (m: string) =
   const dir = path.resolve(config.DATA_DIR, 'demo');
   await fs.mkdir(dir, { recursive: true });
   log(`generating the demo dataset (${config.DEMO_JOBS} postings) in ${dir}`);
-  const demo = (await import('../cli/demo.ts')) as unknown as {
-    writeDemoDataset(dir: string, jobs: number, seed: number): Promise<string[]>;
-  };
-  const files = await demo.writeDemoDataset(dir, config.DEMO_JOBS, 42);
+  const { writeDemoDataset } = await import('../demo/write.ts');
+  const files = await writeDemoDataset(dir, config.DEMO_JOBS, 42);
   let loaded = 0;
   for (const file of files) {
     const report = await ingestFile(db, file);

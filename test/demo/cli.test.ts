@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run, writeDemoDataset } from '../../src/cli/demo.ts';
+import { run } from '../../src/cli/demo.ts';
+import { writeDemoDataset } from '../../src/demo/write.ts';
 import { generateDataset, generateRound } from '../../src/demo/generate.ts';
 
 const dirs: string[] = [];

@@ -3,8 +3,8 @@ import ct from 'countries-and-timezones';
 import { describe, expect, it } from 'vitest';
 import { DemoDataset, generateDataset } from '../../src/demo/generate.ts';
 import { countryName, toCountryCode } from '../../src/geo/countries.ts';
-import type { CanonicalLine, CompanyRecord, PostingRecord } from '../../src/ingest/record.ts';
-import { KNOWN_SOURCES } from '../../src/ingest/sources.ts';
+import type { CanonicalLine, CompanyRecord, PostingRecord } from '../../src/model/record.ts';
+import { KNOWN_SOURCES } from '../../src/model/sources.ts';
 
 // The enum tables of the spec, copied verbatim.
 const CONTINENTS = ['Africa', 'Antarctica', 'Asia', 'Europe', 'North America', 'Oceania', 'South America'];

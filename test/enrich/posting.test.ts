@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { enrichPosting } from '../../src/enrich/index.ts';
-import type { PostingRecord } from '../../src/ingest/record.ts';
+import { enrichPosting } from '../../src/enrich/posting.ts';
+import type { PostingRecord } from '../../src/model/record.ts';
 
 const base: PostingRecord = {
   id: 'lever:1',

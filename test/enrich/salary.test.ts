@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SalaryInput } from '../../src/ingest/record.ts';
+import type { SalaryInput } from '../../src/model/record.ts';
 import { parseSalaryText, salaryOf } from '../../src/enrich/salary.ts';
 
 type Row = [

@@ -1,7 +1,7 @@
 // An app on a fresh test database, with the sample fixture loaded and a key.
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/http/app.ts';
-import type { Limiter } from '../../src/http/limits.ts';
+import type { Limiter } from '../../src/limiter/limits.ts';
 import { ingestFile } from '../../src/ingest/jsonl.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { ensureDemoKey, prepareDatabase } from '../../src/service/setup.ts';

@@ -2,7 +2,7 @@
 // attribute chosen so that every filter has a distinct, known answer. Posting `n` has the id `<source>:pNN`;
 // tests name postings by number and compare exact id sets.
 import { expect } from 'vitest';
-import type { CanonicalLine, CompanyRecord, PostingRecord } from '../../src/ingest/record.ts';
+import type { CanonicalLine, CompanyRecord, PostingRecord } from '../../src/model/record.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { createTestApp, type TestApp } from './app.ts';

@@ -4,8 +4,8 @@
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { ApiError } from '../../src/errors.ts';
-import type { Limiter } from '../../src/http/limits.ts';
-import { PgLimiter, RedisLimiter } from '../../src/http/limiter.ts';
+import type { Limiter } from '../../src/limiter/limits.ts';
+import { PgLimiter, RedisLimiter } from '../../src/limiter/limiter.ts';
 
 const env = process.env;
 const now = () => Number(env.NOW);

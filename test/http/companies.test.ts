@@ -1,6 +1,6 @@
 // /v1/companies and /v1/companies/{slug} on the hand-made fixture.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CanonicalLine } from '../../src/ingest/record.ts';
+import type { CanonicalLine } from '../../src/model/record.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { SIZE_BUCKETS } from '../../src/enums.ts';

@@ -1,6 +1,6 @@
 // Paging of /v1/jobs: cursor and offset agree, cursors are bound to their query, collapse, totals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CanonicalLine } from '../../src/ingest/record.ts';
+import type { CanonicalLine } from '../../src/model/record.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createJobsFixture, type Fixture, id, ids, LIVE } from '../helpers/jobs-fixture.ts';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/accounts.ts';
 import { createKey } from '../../src/db/keys.ts';
-import { PgLimiter } from '../../src/http/limiter.ts';
+import { PgLimiter } from '../../src/limiter/limiter.ts';
 import { capture } from '../helpers/capture.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 

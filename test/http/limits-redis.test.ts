@@ -8,7 +8,7 @@ import type { KeyOwner } from '../../src/db/keys.ts';
 import type { Db } from '../../src/db/pool.ts';
 import { ApiError } from '../../src/errors.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
-import { createLimiter, limiterHealth, PgLimiter, RedisLimiter } from '../../src/http/limiter.ts';
+import { createLimiter, limiterHealth, PgLimiter, RedisLimiter } from '../../src/limiter/limiter.ts';
 import { ensureDemoKey, prepareDatabase } from '../../src/service/setup.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 

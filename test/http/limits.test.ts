@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, ensureAccount } from '../../src/db/keys.ts';
 import { purgeRateHits } from '../../src/db/usage.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
-import { limiterHealth, PgLimiter } from '../../src/http/limiter.ts';
+import { limiterHealth, PgLimiter } from '../../src/limiter/limiter.ts';
 import { ensureDemoKey, prepareDatabase } from '../../src/service/setup.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 

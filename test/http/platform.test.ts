@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgLimiter } from '../../src/http/limiter.ts';
+import { PgLimiter } from '../../src/limiter/limiter.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;

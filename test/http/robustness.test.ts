@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryLimiter } from '../../src/http/limiter.ts';
+import { MemoryLimiter } from '../../src/limiter/limiter.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 const lines: string[] = [];

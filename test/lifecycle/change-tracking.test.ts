@@ -2,7 +2,7 @@
 // enrichment-only changes and identical re-loads change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
-import type { PostingRecord } from '../../src/ingest/record.ts';
+import type { PostingRecord } from '../../src/model/record.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { getJson, lifecycleApp, type Posting, posting } from './helpers.ts';
 
@@ -66,7 +66,7 @@ async function job(id: string) {
 
 describe('change tracking', () => {
   it('covers the whole tracked vocabulary', async () => {
-    const { TRACKED_FIELDS } = await import('../../src/ingest/stages/row.ts');
+    const { TRACKED_FIELDS } = await import('../../src/model/job-row.ts');
     expect(CHANGES.map((c) => c[0]).sort()).toEqual([...TRACKED_FIELDS].sort());
   });
 

@@ -1,5 +1,5 @@
 // Shared pieces of the lifecycle tests: a posting factory and a small API client.
-import type { CanonicalLine, PostingRecord } from '../../src/ingest/record.ts';
+import type { CanonicalLine, PostingRecord } from '../../src/model/record.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 export type Posting = PostingRecord & { kind: 'posting' };

@@ -1,6 +1,6 @@
 // /v1/meta and /v1/health.
 import { liveStats, refreshCoverage, storedCoverage } from '../../db/stats.ts';
-import { limiterHealth } from '../limiter.ts';
+import { limiterHealth } from '../../limiter/limiter.ts';
 import type { RouteDef } from './types.ts';
 
 export const metaRoutes: RouteDef[] = [

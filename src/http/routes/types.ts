@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/pool.ts';
 import type { TotalsCache } from '../../search/totals.ts';
-import type { Limiter } from '../limits.ts';
+import type { Limiter } from '../../limiter/limits.ts';
 import type { Endpoint } from '../params/registry.ts';
 
 export interface AppContext {

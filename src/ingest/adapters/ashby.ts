@@ -1,5 +1,5 @@
 // Ashby posting API: `{apiVersion, jobs:[…]}` from /posting-api/job-board/{board}?includeCompensation=true.
-import type { SalaryInput } from '../record.ts';
+import type { SalaryInput } from '../../model/record.ts';
 import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
 import {
   amount,

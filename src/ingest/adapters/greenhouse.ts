@@ -1,6 +1,6 @@
 // Greenhouse job board API: `{jobs:[…], meta}` from /v1/boards/{board}/jobs?content=true, or one job
 // from the single-job call (which alone carries pay ranges, in cents).
-import type { SalaryInput } from '../record.ts';
+import type { SalaryInput } from '../../model/record.ts';
 import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
 import {
   amount,

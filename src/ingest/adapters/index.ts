@@ -1,7 +1,7 @@
 // Source adapters: one per payload format. Each turns a raw body into canonical postings.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { CanonicalLine } from '../record.ts';
+import type { CanonicalLine } from '../../model/record.ts';
 import { ashby } from './ashby.ts';
 import { greenhouse } from './greenhouse.ts';
 import { jsonld } from './jsonld.ts';

@@ -3,7 +3,7 @@
 // baseSalary and entity-escaped descriptions.
 import { createHash } from 'node:crypto';
 import { Parser } from 'htmlparser2';
-import type { LocationInput, PostingRecord, SalaryInput } from '../record.ts';
+import type { LocationInput, PostingRecord, SalaryInput } from '../../model/record.ts';
 import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
 import {
   amount,

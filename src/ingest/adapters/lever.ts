@@ -1,5 +1,5 @@
 // Lever postings API: a bare array from /v0/postings/{site}?mode=json.
-import type { SalaryInput } from '../record.ts';
+import type { SalaryInput } from '../../model/record.ts';
 import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
 import {
   amount,

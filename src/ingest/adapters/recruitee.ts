@@ -1,5 +1,5 @@
 // Recruitee careers API: `{offers:[…]}` from {slug}.recruitee.com/api/offers/.
-import type { SalaryInput } from '../record.ts';
+import type { SalaryInput } from '../../model/record.ts';
 import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
 import {
   amount,

@@ -1,5 +1,5 @@
 // The contract every source adapter follows: raw payload in, canonical postings out.
-import type { PostingRecord } from '../record.ts';
+import type { PostingRecord } from '../../model/record.ts';
 
 export interface Rejection {
   native_id?: string;

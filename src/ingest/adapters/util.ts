@@ -2,7 +2,7 @@
 import { EMPLOYMENT_TYPES } from '../../enums.ts';
 import { decodeHTML } from 'entities';
 import { countryName, toCountryCode } from '../../geo/countries.ts';
-import type { CompanyRef, LocationInput, PostingRecord, SalaryInput } from '../record.ts';
+import type { CompanyRef, LocationInput, PostingRecord, SalaryInput } from '../../model/record.ts';
 import { type AdapterContext, AdapterFormatError, type AdapterResult } from './types.ts';
 
 export type Obj = Record<string, unknown>;

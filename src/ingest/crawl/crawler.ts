@@ -2,7 +2,7 @@
 // fetch lists to the ingestion sink. A failed fetch (HTTP error, 429 after retries, redirect,
 // a 200 that is not the source's format) is never an empty board: nothing is loaded or expired.
 import { adapters, AdapterFormatError, type Rejection } from '../adapters/index.ts';
-import type { CanonicalLine } from '../record.ts';
+import type { CanonicalLine } from '../../model/record.ts';
 import { FetchError, HttpClient, type HttpOptions, type Validators } from './http.ts';
 import type { Board } from './registry.ts';
 import { DetailCache, fetchBoard } from './sources.ts';

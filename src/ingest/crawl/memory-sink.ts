@@ -1,5 +1,5 @@
 // An in-memory sink for the crawler: tests and dry runs. Counts changes the way the pipeline reports them.
-import type { CanonicalLine, PostingRecord } from '../record.ts';
+import type { CanonicalLine, PostingRecord } from '../../model/record.ts';
 import type { CrawlSink, SinkReport } from './crawler.ts';
 
 /** Keeps the latest record per id and which are live; counts changes like the pipeline does. */

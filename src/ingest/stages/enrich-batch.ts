@@ -2,8 +2,8 @@
 // signature. No database and no shared state, so it can run on another thread (src/ingest/enrich-thread.ts)
 // while the writer is busy with the previous batch.
 import type { SourceRow } from '../../db/companies-write.ts';
-import { enrichPosting } from '../../enrich/index.ts';
-import type { PostingRecord } from '../record.ts';
+import { enrichPosting } from '../../enrich/posting.ts';
+import type { PostingRecord } from '../../model/record.ts';
 import { emptyReport, type IngestReport } from '../report.ts';
 import { simhash } from './row.ts';
 

@@ -1,5 +1,5 @@
-// Enrichment: derives every field of the public Job from a canonical posting. Pure functions, no SQL.
-// A value the posting gives always wins over a derived one.
+// What enrichment derives from a canonical posting (src/enrich/posting.ts): every field of the public Job
+// that the source does not give as is. A value the posting gives always wins over a derived one.
 export interface JobLocation {
   remote: boolean;
   countries: string[];
@@ -51,9 +51,3 @@ export interface EnrichedPosting {
   description_html: string;
   description_text: string;
 }
-
-export { enrichPosting } from './posting.ts';
-export { displayTitle } from './title.ts';
-export { htmlToText, sanitizeDescription } from './sanitize.ts';
-export { normaliseSkill } from './skills.ts';
-export { ANNUAL_FACTOR } from './salary.ts';
