@@ -7,7 +7,7 @@ import { expireMissingFromBoard, ingestRecords } from '../ingest/pipeline.ts';
 import { afterLoad } from '../service/schedules.ts';
 import { withDb } from './db.ts';
 import { CliError } from './failure.ts';
-import { checkReadable } from './ingest.ts';
+import { checkReadable } from './input.ts';
 import { exitCode, printRejections, printSummary, type Rejected } from './ingest-report.ts';
 import { EXIT } from './spec.ts';
 

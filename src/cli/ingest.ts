@@ -9,6 +9,7 @@ import { addReports, emptyReport } from '../ingest/report.ts';
 import { afterLoad } from '../service/schedules.ts';
 import { parseArgs, withDb } from './db.ts';
 import { CliError } from './failure.ts';
+import { checkReadable } from './input.ts';
 import { exitCode, printRejections, printSummary, type Rejected } from './ingest-report.ts';
 import { EXIT, specOptions } from './spec.ts';
 
@@ -22,25 +23,6 @@ function progressBar(file: string) {
       `\r${path.basename(file)} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${pct}% ${lines} lines`,
     );
   };
-}
-
-/** Every path must be a readable file (or, with --format, a directory) before anything loads. */
-export function checkReadable(paths: string[], dirs: boolean): void {
-  for (const p of paths) {
-    let st: fs.Stats;
-    try {
-      fs.accessSync(p, fs.constants.R_OK);
-      st = fs.statSync(p);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw new CliError(
-        `cannot read ${p}: ${code === 'ENOENT' ? 'no such file or directory' : code}`,
-        EXIT.input,
-      );
-    }
-    if (st.isDirectory() && !dirs)
-      throw new CliError(`${p} is a directory: give the .jsonl files in it`, EXIT.input);
-  }
 }
 
 export async function run(args: string[]): Promise<number> {
