@@ -1,7 +1,6 @@
 // ingest FILE.jsonl…: loads canonical JSON Lines; ingest --format ADAPTER …: saved source payloads
 // (ingest-format.ts). The report goes to stdout as JSON; every rejection, with file, line and reason,
 // to stderr; the exit code tells whether everything, some or nothing was loaded (ingest-report.ts).
-import fs from 'node:fs';
 import path from 'node:path';
 import { startEnrichThread } from '../ingest/enrich-thread.ts';
 import { ingestFile } from '../ingest/jsonl.ts';
