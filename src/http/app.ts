@@ -7,14 +7,14 @@ import { TotalsCache } from '../search/totals.ts';
 import { Authenticator, extractKey } from './auth.ts';
 import { type Limiter, rateLimitHeaders } from '../limiter/limits.ts';
 import { buildOpenApi } from './openapi.ts';
-import { parseParams, parseQueryString } from './params/registry.ts';
+import { parseQueryString } from './params/registry.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { feedRoutes } from './routes/feeds.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { metaRoutes } from './routes/meta.ts';
-import type { AppContext, RouteDef } from './routes/types.ts';
+import type { AppContext, Route } from './routes/types.ts';
 
-export const routes: RouteDef[] = [...feedRoutes, ...jobRoutes, ...companyRoutes, ...metaRoutes];
+export const routes: Route[] = [...feedRoutes, ...jobRoutes, ...companyRoutes, ...metaRoutes];
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
@@ -156,8 +156,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         if (limiter) Object.assign(headers, rateLimitHeaders(await limiter.take(owner)));
       }
       try {
-        const params = route.params === 'ignore' ? {} : parseParams(route.params, query);
-        const out = await route.handle(ctx, params, req);
+        const out = await route.run(ctx, query, req);
         return { ...out, headers };
       } catch (err) {
         // Errors after authentication still carry the rate-limit headers.

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 description, generated from the routes and the parameter registry.
 import { endpointParams, type ParamDef } from './params/registry.ts';
-import type { RouteDef } from './routes/types.ts';
+import type { Route } from './routes/types.ts';
 import {
   CONTINENTS,
   EDUCATION,
@@ -258,7 +258,7 @@ function parameter(def: ParamDef) {
   };
 }
 
-export function buildOpenApi(routes: RouteDef[], version: string) {
+export function buildOpenApi(routes: Route[], version: string) {
   const paths: Record<string, unknown> = {};
   const errorResponse = (s: number, auth: boolean) => ({
     description: STATUS_TEXT[s] ?? 'Error',
@@ -287,7 +287,8 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
         schema: { type: 'string' },
       });
     }
-    if (r.params !== 'ignore') params.push(...(endpointParams[r.params] as ParamDef[]).map(parameter));
+    if (r.params !== 'ignore')
+      params.push(...(endpointParams[r.params] as readonly ParamDef[]).map(parameter));
     if (r.auth) {
       params.push({
         name: 'api_key',

@@ -3,8 +3,8 @@
 // can never appear behind a cursor that was already handed out.
 import type pg from 'pg';
 import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
-import { type DescriptionFormat, descriptionColumn, jsonArray, renderJob } from './render.ts';
-import { Sql } from './sql.ts';
+import { type DescriptionFormat, descriptionColumn, renderJob } from './render.ts';
+import { raw, sql } from './sql.ts';
 
 export type FeedKind = 'feed' | 'modified' | 'expired';
 
@@ -34,22 +34,25 @@ export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest):
   // The window belongs to the cursor's query: a cursor replayed on another window is refused.
   const fp = fingerprint(req.kind, { start: req.start, fmt: req.descriptionFormat ?? null });
   const after: CursorPosition | undefined = req.cursor ? decodeCursor(secret, fp, req.cursor) : undefined;
-  const q = new Sql();
-  q.and(where);
-  if ('instant' in req.start) q.and(`${col} >= ${q.v(req.start.instant)}::timestamptz`);
-  else q.and(`${col} >= now() - ${q.v(req.start.ms)} * interval '1 millisecond'`);
-  if (after) q.and(`(${col}, j.id) > (${q.v(after.at)}::timestamptz, ${q.v(after.id)})`);
+  const c = raw(col);
+  const start =
+    'instant' in req.start
+      ? sql`${c} >= ${req.start.instant}::timestamptz`
+      : sql`${c} >= now() - ${req.start.ms} * interval '1 millisecond'`;
+  const keyset = after ? sql`AND (${c}, j.id) > (${after.at}::timestamptz, ${after.id})` : sql``;
   const select =
     req.kind === 'expired'
-      ? `j.id, to_char(j.expired_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS expired_text`
-      : `j.id, j.doc, coalesce(c.profile_json, j.company_fallback) AS company, ${descriptionColumn(req.descriptionFormat)} AS description`;
-  const sql = `
-    SELECT ${select}, ${col}::text AS pos
-    FROM jobs j ${req.kind === 'expired' ? '' : 'LEFT JOIN companies c ON c.slug = j.company_slug'}
-    WHERE ${q.whereSql()}
-    ORDER BY ${col}, j.id
-    LIMIT ${q.v(req.limit + 1)}`;
-  const { rows } = await pool.query(sql, q.params);
+      ? raw(`j.id, to_char(j.expired_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS expired_text`)
+      : raw(
+          `j.id, j.doc, coalesce(c.profile_json, j.company_fallback) AS company, ${descriptionColumn(req.descriptionFormat)} AS description`,
+        );
+  const join = raw(req.kind === 'expired' ? '' : 'LEFT JOIN companies c ON c.slug = j.company_slug');
+  const { rows } = await pool.query(sql`
+    SELECT ${select}, ${c}::text AS pos
+    FROM jobs j ${join}
+    WHERE ${raw(where)} AND ${start} ${keyset}
+    ORDER BY ${c}, j.id
+    LIMIT ${req.limit + 1}`);
   const more = rows.length > req.limit;
   const page = rows.slice(0, req.limit);
   const last = page[page.length - 1];
@@ -61,9 +64,4 @@ export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest):
     ),
     nextCursor: more && last ? encodeCursor(secret, fp, { at: last.pos, id: last.id }) : null,
   };
-}
-
-export function feedBody(page: FeedPage, extra: string): string {
-  const next = page.nextCursor === null ? 'null' : JSON.stringify(page.nextCursor);
-  return `{${extra}"count":${page.rows.length},"data":${jsonArray(page.rows)},"next_cursor":${next}}`;
 }

@@ -1,5 +1,6 @@
-// Job filters (the plan): a plain object, no HTTP in it, compiled to SQL conditions on `jobs j`.
-import { likeEscape, type Sql } from './sql.ts';
+// Job filters (the plan): a plain object, no HTTP in it, compiled once into one SQL condition on
+// `jobs j` that every statement of the request reuses.
+import { and, likeEscape, raw, type Sql, sql } from './sql.ts';
 
 export interface JobFilters {
   title?: string; // tsquery text
@@ -45,66 +46,71 @@ export interface JobFilters {
 }
 
 export const TS_CONFIG = 'english';
+const TS = raw(`'${TS_CONFIG}'`);
+
+/** Where a condition needs the state of the row: live rows, or any state (replaying totals). */
+export interface CompileOptions {
+  anyState?: boolean;
+}
 
 /**
- * Adds the conditions of `f` to `q`. Live rows only (duplicates and expired jobs never match), unless
+ * The condition of `f` on `jobs j`. Live rows only (duplicates and expired jobs never match), unless
  * `anyState`: then the conditions on the row's own columns alone.
  */
-export function applyJobFilters(q: Sql, f: JobFilters, anyState = false): void {
-  if (!anyState) q.and('j.state = 0');
-  if (f.title) q.and(`j.title_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.title)})`);
-  if (f.title_advanced) q.and(`j.title_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.title_advanced)})`);
-  if (f.description) q.and(`j.text_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.description)})`);
-  if (f.description_advanced)
-    q.and(`j.text_tsv @@ to_tsquery('${TS_CONFIG}', ${q.v(f.description_advanced)})`);
-  if (f.organization) q.and(`j.org_key LIKE ${q.v(`%${likeEscape(f.organization.toLowerCase())}%`)}`);
-  if (f.exclude_organization) q.and(`NOT (j.org_key = ANY(${q.v(f.exclude_organization)}::text[]))`);
+export function compileFilters(f: JobFilters, opts: CompileOptions = {}): Sql {
+  const w: Sql[] = [];
+  if (!opts.anyState) w.push(sql`j.state = 0`);
+  if (f.title) w.push(sql`j.title_tsv @@ to_tsquery(${TS}, ${f.title})`);
+  if (f.title_advanced) w.push(sql`j.title_tsv @@ to_tsquery(${TS}, ${f.title_advanced})`);
+  if (f.description) w.push(sql`j.text_tsv @@ to_tsquery(${TS}, ${f.description})`);
+  if (f.description_advanced) w.push(sql`j.text_tsv @@ to_tsquery(${TS}, ${f.description_advanced})`);
+  if (f.organization) w.push(sql`j.org_key LIKE ${`%${likeEscape(f.organization.toLowerCase())}%`}`);
+  if (f.exclude_organization) w.push(sql`NOT (j.org_key = ANY(${f.exclude_organization}::text[]))`);
 
   // Company filters match the verified profile only: an unresolved employer never matches.
-  const company: string[] = [];
-  if (f.company_industry) company.push(`c.industry_key = ANY(${q.v(f.company_industry)}::text[])`);
-  if (f.company_size) company.push(`c.size_range = ANY(${q.v(f.company_size)}::text[])`);
-  if (f.employee_count_gte !== undefined) company.push(`c.employee_count >= ${q.v(f.employee_count_gte)}`);
-  if (f.employee_count_lt !== undefined) company.push(`c.employee_count < ${q.v(f.employee_count_lt)}`);
-  if (f.funding_gte !== undefined) company.push(`c.total_funding >= ${q.v(f.funding_gte)}`);
-  if (f.funding_lt !== undefined) company.push(`c.total_funding < ${q.v(f.funding_lt)}`);
-  if (f.company_country) company.push(`c.hq_country = ANY(${q.v(f.company_country)}::text[])`);
-  if (f.domain) company.push(`c.domain = ANY(${q.v(f.domain)}::text[])`);
-  if (company.length)
-    q.and(`j.company_slug IN (SELECT c.slug FROM companies c WHERE ${company.join(' AND ')})`);
+  const company: Sql[] = [];
+  if (f.company_industry) company.push(sql`c.industry_key = ANY(${f.company_industry}::text[])`);
+  if (f.company_size) company.push(sql`c.size_range = ANY(${f.company_size}::text[])`);
+  if (f.employee_count_gte !== undefined) company.push(sql`c.employee_count >= ${f.employee_count_gte}`);
+  if (f.employee_count_lt !== undefined) company.push(sql`c.employee_count < ${f.employee_count_lt}`);
+  if (f.funding_gte !== undefined) company.push(sql`c.total_funding >= ${f.funding_gte}`);
+  if (f.funding_lt !== undefined) company.push(sql`c.total_funding < ${f.funding_lt}`);
+  if (f.company_country) company.push(sql`c.hq_country = ANY(${f.company_country}::text[])`);
+  if (f.domain) company.push(sql`c.domain = ANY(${f.domain}::text[])`);
+  if (company.length) w.push(sql`j.company_slug IN (SELECT c.slug FROM companies c WHERE ${and(company)})`);
 
-  if (f.country) q.and(`j.country_codes && ${q.v(f.country)}::text[]`);
-  if (f.city) q.and(`j.cities && ${q.v(f.city)}::text[]`);
-  if (f.region) q.and(`j.regions && ${q.v(f.region)}::text[]`);
-  if (f.continent) q.and(`j.continents && ${q.v(f.continent)}::text[]`);
+  if (f.country) w.push(sql`j.country_codes && ${f.country}::text[]`);
+  if (f.city) w.push(sql`j.cities && ${f.city}::text[]`);
+  if (f.region) w.push(sql`j.regions && ${f.region}::text[]`);
+  if (f.continent) w.push(sql`j.continents && ${f.continent}::text[]`);
   // Enrichment keeps location.remote equal to (work_arrangement = Remote), so false is on-site or hybrid.
-  if (f.remote !== undefined) q.and(`j.remote = ${q.v(f.remote)}`);
-  if (f.work_arrangement) q.and(`j.work_arrangement = ANY(${q.v(f.work_arrangement)}::text[])`);
-  if (f.skill) q.and(`j.skills @> ${q.v(f.skill)}::text[]`);
-  if (f.taxonomies) q.and(`j.taxonomies && ${q.v(f.taxonomies)}::text[]`);
-  if (f.employment_type) q.and(`j.employment_type && ${q.v(f.employment_type)}::text[]`);
-  if (f.seniority) q.and(`j.seniority = ANY(${q.v(f.seniority)}::text[])`);
-  if (f.experience_level) q.and(`j.experience_level = ANY(${q.v(f.experience_level)}::text[])`);
-  if (f.education) q.and(`j.education && ${q.v(f.education)}::text[]`);
-  if (f.language) q.and(`j.language = ANY(${q.v(f.language)}::text[])`);
-  if (f.visa_sponsorship === 'only') q.and('j.visa_sponsorship');
-  if (f.visa_sponsorship === 'exclude') q.and('NOT j.visa_sponsorship');
-  if (f.has_salary !== undefined) q.and(`j.has_salary = ${q.v(f.has_salary)}`);
-  if (f.salary_gte !== undefined) q.and(`j.has_salary AND j.salary_annual_max >= ${q.v(f.salary_gte)}`);
-  if (f.salary_lte !== undefined) q.and(`j.has_salary AND j.salary_annual_min <= ${q.v(f.salary_lte)}`);
-  if (f.salary_currency) q.and(`j.salary_currency = ANY(${q.v(f.salary_currency)}::text[])`);
-  if (f.source) q.and(`j.source = ANY(${sourceSlugs(q, f.source)})`);
-  if (f.exclude_source) q.and(`NOT (j.source = ANY(${sourceSlugs(q, f.exclude_source)}))`);
-  if (f.source_type) q.and(`j.source_type = ANY(${q.v(f.source_type)}::text[])`);
-  if (f.time_frame) q.and(`j.posted_at >= now() - ${q.v(f.time_frame.ms)} * interval '1 millisecond'`);
-  if (f.posted_gte) q.and(`j.posted_at >= ${q.v(f.posted_gte)}::timestamptz`);
-  if (f.posted_lt) q.and(`j.posted_at < ${q.v(f.posted_lt)}::timestamptz`);
-  if (f.created_gte) q.and(`j.created_at >= ${q.v(f.created_gte)}::timestamptz`);
-  if (f.created_lt) q.and(`j.created_at < ${q.v(f.created_lt)}::timestamptz`);
+  if (f.remote !== undefined) w.push(sql`j.remote = ${f.remote}`);
+  if (f.work_arrangement) w.push(sql`j.work_arrangement = ANY(${f.work_arrangement}::text[])`);
+  if (f.skill) w.push(sql`j.skills @> ${f.skill}::text[]`);
+  if (f.taxonomies) w.push(sql`j.taxonomies && ${f.taxonomies}::text[]`);
+  if (f.employment_type) w.push(sql`j.employment_type && ${f.employment_type}::text[]`);
+  if (f.seniority) w.push(sql`j.seniority = ANY(${f.seniority}::text[])`);
+  if (f.experience_level) w.push(sql`j.experience_level = ANY(${f.experience_level}::text[])`);
+  if (f.education) w.push(sql`j.education && ${f.education}::text[]`);
+  if (f.language) w.push(sql`j.language = ANY(${f.language}::text[])`);
+  if (f.visa_sponsorship === 'only') w.push(sql`j.visa_sponsorship`);
+  if (f.visa_sponsorship === 'exclude') w.push(sql`NOT j.visa_sponsorship`);
+  if (f.has_salary !== undefined) w.push(sql`j.has_salary = ${f.has_salary}`);
+  if (f.salary_gte !== undefined) w.push(sql`j.has_salary AND j.salary_annual_max >= ${f.salary_gte}`);
+  if (f.salary_lte !== undefined) w.push(sql`j.has_salary AND j.salary_annual_min <= ${f.salary_lte}`);
+  if (f.salary_currency) w.push(sql`j.salary_currency = ANY(${f.salary_currency}::text[])`);
+  if (f.source) w.push(sql`j.source = ANY(${sourceSlugs(f.source)})`);
+  if (f.exclude_source) w.push(sql`NOT (j.source = ANY(${sourceSlugs(f.exclude_source)}))`);
+  if (f.source_type) w.push(sql`j.source_type = ANY(${f.source_type}::text[])`);
+  if (f.time_frame) w.push(sql`j.posted_at >= now() - ${f.time_frame.ms} * interval '1 millisecond'`);
+  if (f.posted_gte) w.push(sql`j.posted_at >= ${f.posted_gte}::timestamptz`);
+  if (f.posted_lt) w.push(sql`j.posted_at < ${f.posted_lt}::timestamptz`);
+  if (f.created_gte) w.push(sql`j.created_at >= ${f.created_gte}::timestamptz`);
+  if (f.created_lt) w.push(sql`j.created_at < ${f.created_lt}::timestamptz`);
+  return and(w);
 }
 
 /** Public slugs for the given slugs or legacy slugs; unknown ones match nothing. */
-function sourceSlugs(q: Sql, given: string[]): string {
-  const p = q.v(given);
-  return `ARRAY(SELECT s.slug FROM sources s WHERE s.slug = ANY(${p}::text[]) OR s.legacy_slug = ANY(${p}::text[]))`;
+function sourceSlugs(given: string[]): Sql {
+  return sql`ARRAY(SELECT s.slug FROM sources s WHERE s.slug = ANY(${given}::text[]) OR s.legacy_slug = ANY(${given}::text[]))`;
 }

@@ -32,7 +32,3 @@ export function descriptionColumn(format: DescriptionFormat): string {
   if (format === 'html') return 'j.desc_html';
   return 'NULL::text';
 }
-
-export function jsonArray(items: string[]): string {
-  return `[${items.join(',')}]`;
-}

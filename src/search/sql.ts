@@ -1,22 +1,13 @@
-// A tiny parameterised SQL accumulator: values never enter the SQL text.
-export class Sql {
-  readonly params: unknown[] = [];
-  readonly where: string[] = [];
+// SQL as composable fragments (sql-template-tag): values never enter the SQL text, and parameters are
+// numbered when the whole statement is put together, so one compiled fragment (the filters of a
+// request) can be reused in every statement of that request.
+import sql, { join, raw, type Sql } from 'sql-template-tag';
 
-  /** Adds a value and returns its placeholder. */
-  v(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
+export { raw, type Sql, sql };
 
-  and(cond: string): this {
-    this.where.push(cond);
-    return this;
-  }
-
-  whereSql(): string {
-    return this.where.length ? this.where.join(' AND ') : 'true';
-  }
+/** The conditions joined with AND; `true` when there are none. */
+export function and(conds: readonly Sql[]): Sql {
+  return conds.length ? join(conds, ' AND ') : sql`true`;
 }
 
 /** Escapes LIKE metacharacters so user text matches literally. */

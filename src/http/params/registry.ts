@@ -15,22 +15,27 @@ import {
   WORK_ARRANGEMENTS,
 } from '../../enums.ts';
 
-export interface ParamDef<T = unknown> {
-  name: string;
+export interface ParamDef<T = unknown, N extends string = string> {
+  name: N;
   codec: c.Codec<T>;
   description: string;
 }
 
-const p = <T>(name: string, codec: c.Codec<T>, description: string): ParamDef<T> => ({
+const p = <const N extends string, T>(name: N, codec: c.Codec<T>, description: string): ParamDef<T, N> => ({
   name,
   codec,
   description,
 });
 
+/** The decoded parameters of a list of definitions: each optional, typed by its codec. */
+export type ParamsOf<L extends readonly ParamDef<unknown, string>[]> = {
+  [D in L[number] as D['name']]?: D extends ParamDef<infer T, string> ? T : never;
+};
+
 const lowerList = c.list((s) => s.toLowerCase());
 
 /** Filters of /v1/jobs and /v1/jobs/count. */
-export const jobFilterParams: ParamDef[] = [
+export const jobFilterParams = [
   p('title', TEXT, 'Search titles: `a b` AND, "quoted phrase", `a OR b`, leading `-` excludes.'),
   p('description', TEXT, 'Same syntax as title, over title plus description combined. Slowest filter.'),
   p(
@@ -83,7 +88,7 @@ export const jobFilterParams: ParamDef[] = [
   p('posted_lt', c.instant, 'Posted before this ISO 8601 instant.'),
   p('created_gte', c.instant, 'First indexed on or after this ISO 8601 instant.'),
   p('created_lt', c.instant, 'First indexed before this ISO 8601 instant.'),
-];
+] as const;
 
 const collapse = p(
   'collapse',
@@ -98,12 +103,12 @@ const descriptionFormat = p(
 const cursor = p('cursor', c.text(2048), 'Opaque keyset cursor from the previous `next_cursor`.');
 
 /** The window and page size of a feed: `since`, its absolute start, `limit`. */
-function feedWindow(start: string, time: string, maxLimit: number, defaultLimit: number): ParamDef[] {
+function feedWindow<const S extends string>(start: S, time: string, maxLimit: number, defaultLimit: number) {
   return [
     p('since', c.window, `Relative window on ${time} (default 24h).`),
     p(start, c.instant, `Absolute start on ${time}; wins over since.`),
     p('limit', c.integer(1, maxLimit), `Page size, 1 to ${maxLimit} (default ${defaultLimit}).`),
-  ];
+  ] as const;
 }
 
 export const endpointParams = {
@@ -132,9 +137,12 @@ export const endpointParams = {
     p('offset', c.integer(0, 100_000), 'Rows to skip, 0 to 100000.'),
   ],
   company: [],
-} satisfies Record<string, ParamDef[]>;
+} satisfies Record<string, readonly ParamDef<unknown, string>[]>;
 
 export type Endpoint = keyof typeof endpointParams;
+
+/** The typed parameters of an endpoint. */
+export type EndpointParams<E extends Endpoint> = ParamsOf<(typeof endpointParams)[E]>;
 
 /** Parameters that exist nowhere, with a hint saying what to use instead. */
 // Null prototype: looked up with input strings, so "__proto__" or "constructor" find nothing.
@@ -168,8 +176,8 @@ export function parseQueryString(qs: string): RawQuery {
 }
 
 /** Validates every parameter of `query` against the endpoint's list. */
-export function parseParams(endpoint: Endpoint, query: RawQuery): Record<string, unknown> {
-  const defs = endpointParams[endpoint] as ParamDef[];
+export function parseParams<E extends Endpoint>(endpoint: E, query: RawQuery): EndpointParams<E> {
+  const defs: readonly ParamDef[] = endpointParams[endpoint];
   const out: Record<string, unknown> = {};
   for (const [name, values] of query) {
     if (name === API_KEY_PARAM) continue;
@@ -184,5 +192,6 @@ export function parseParams(endpoint: Endpoint, query: RawQuery): Record<string,
     if (raw === '') throw new ParamError(name, 'empty value');
     out[name] = def.codec.parse(raw, name);
   }
-  return out;
+  // Each value came from the codec of its name, so the object has the endpoint's parameter types.
+  return out as EndpointParams<E>;
 }

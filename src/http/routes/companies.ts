@@ -1,10 +1,11 @@
 // /v1/companies and /v1/companies/{slug}.
 import { errors } from '../../errors.ts';
-import { type CompanyFilters, getCompany, searchCompanies } from '../../search/companies.ts';
-import type { RouteDef } from './types.ts';
+import { getCompany, searchCompanies } from '../../search/companies.ts';
+import { companySearchBody } from '../envelopes.ts';
+import { type Route, route } from './types.ts';
 
-export const companyRoutes: RouteDef[] = [
-  {
+export const companyRoutes: Route[] = [
+  route({
     path: '/v1/companies',
     params: 'companies',
     auth: true,
@@ -12,15 +13,13 @@ export const companyRoutes: RouteDef[] = [
     response: 'CompanySearchResponse',
     statuses: [400, 401, 429, 500],
     async handle(ctx, params) {
-      const {
-        limit = 50,
-        offset = 0,
-        ...filters
-      } = params as CompanyFilters & { limit?: number; offset?: number };
-      return { body: await searchCompanies(ctx.db.read, filters, limit, offset) };
+      const { limit = 50, offset = 0, ...filters } = params;
+      return {
+        body: companySearchBody(await searchCompanies(ctx.db.read, filters, limit, offset), limit, offset),
+      };
     },
-  },
-  {
+  }),
+  route({
     path: '/v1/companies/:slug',
     params: 'company',
     auth: true,
@@ -32,5 +31,5 @@ export const companyRoutes: RouteDef[] = [
       if (body === undefined) throw errors.notFound();
       return { body };
     },
-  },
+  }),
 ];

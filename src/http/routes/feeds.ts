@@ -1,59 +1,68 @@
 // The three sync feeds: /v1/jobs/feed, /v1/jobs/modified, /v1/jobs/expired.
-import { feedBody, type FeedKind, readFeed } from '../../search/feeds.ts';
-import type { DescriptionFormat } from '../../search/render.ts';
+import { readFeed } from '../../search/feeds.ts';
+import { feedBody } from '../envelopes.ts';
 import type { Window } from '../params/codecs.ts';
-import type { AppContext, RouteDef } from './types.ts';
+import { type Route, route } from './types.ts';
 
 const DEFAULT_WINDOW: Window = { text: '24h', ms: 86_400_000 };
 
-function feedRoute(
-  kind: FeedKind,
-  path: string,
-  startParam: string,
-  defaultLimit: number,
-  summary: string,
-  response: string,
-): RouteDef {
-  return {
-    path,
-    params: kind,
+export const feedRoutes: Route[] = [
+  route({
+    path: '/v1/jobs/feed',
+    params: 'feed',
     auth: true,
-    summary,
-    response,
+    summary: 'Newly indexed jobs, oldest first',
+    response: 'FeedResponse',
     statuses: [400, 401, 429, 500],
-    async handle(ctx: AppContext, params) {
-      const instant = params[startParam] as string | undefined;
-      const since = (params.since as Window | undefined) ?? DEFAULT_WINDOW;
+    async handle(ctx, params) {
+      const since = params.since ?? DEFAULT_WINDOW;
+      const instant = params.created_gte;
       const page = await readFeed(ctx.db.read, ctx.cursorSecret, {
-        kind,
+        kind: 'feed',
         start: instant ? { instant } : { ms: since.ms },
-        limit: (params.limit as number | undefined) ?? defaultLimit,
-        cursor: params.cursor as string | undefined,
-        descriptionFormat: params.description_format as DescriptionFormat,
+        limit: params.limit ?? 200,
+        cursor: params.cursor,
+        descriptionFormat: params.description_format,
       });
       // The feed echoes the window it applied: the absolute start when given, else the relative window.
-      const echo = kind === 'feed' ? `"since":${JSON.stringify(instant ?? since.text)},` : '';
-      return { body: feedBody(page, echo) };
+      return { body: feedBody(page, instant ?? since.text) };
     },
-  };
-}
-
-export const feedRoutes: RouteDef[] = [
-  feedRoute('feed', '/v1/jobs/feed', 'created_gte', 200, 'Newly indexed jobs, oldest first', 'FeedResponse'),
-  feedRoute(
-    'modified',
-    '/v1/jobs/modified',
-    'modified_gte',
-    200,
-    'Jobs with changed tracked fields',
-    'ModifiedResponse',
-  ),
-  feedRoute(
-    'expired',
-    '/v1/jobs/expired',
-    'expired_gte',
-    1000,
-    'Ids of jobs expired within a window',
-    'ExpiredResponse',
-  ),
+  }),
+  route({
+    path: '/v1/jobs/modified',
+    params: 'modified',
+    auth: true,
+    summary: 'Jobs with changed tracked fields',
+    response: 'ModifiedResponse',
+    statuses: [400, 401, 429, 500],
+    async handle(ctx, params) {
+      const instant = params.modified_gte;
+      const page = await readFeed(ctx.db.read, ctx.cursorSecret, {
+        kind: 'modified',
+        start: instant ? { instant } : { ms: (params.since ?? DEFAULT_WINDOW).ms },
+        limit: params.limit ?? 200,
+        cursor: params.cursor,
+        descriptionFormat: params.description_format,
+      });
+      return { body: feedBody(page) };
+    },
+  }),
+  route({
+    path: '/v1/jobs/expired',
+    params: 'expired',
+    auth: true,
+    summary: 'Ids of jobs expired within a window',
+    response: 'ExpiredResponse',
+    statuses: [400, 401, 429, 500],
+    async handle(ctx, params) {
+      const instant = params.expired_gte;
+      const page = await readFeed(ctx.db.read, ctx.cursorSecret, {
+        kind: 'expired',
+        start: instant ? { instant } : { ms: (params.since ?? DEFAULT_WINDOW).ms },
+        limit: params.limit ?? 1000,
+        cursor: params.cursor,
+      });
+      return { body: feedBody(page) };
+    },
+  }),
 ];

@@ -1,16 +1,15 @@
 // /v1/jobs, /v1/jobs/count and /v1/jobs/{id}.
 import { errors } from '../../errors.ts';
 import type { JobFilters } from '../../search/filters.ts';
-import { countJobs, getJob, searchJobs } from '../../search/jobs.ts';
-import type { DescriptionFormat } from '../../search/render.ts';
-import { jobFilterParams } from '../params/registry.ts';
-import type { AppContext, RouteDef } from './types.ts';
+import { countJobs, getJob, type SearchContext, searchJobs } from '../../search/jobs.ts';
+import { countBody, jobSearchBody } from '../envelopes.ts';
+import type { EndpointParams } from '../params/registry.ts';
+import { type AppContext, type Route, route } from './types.ts';
 
-const FILTER_NAMES = new Set(jobFilterParams.map((p) => p.name));
-
-function filtersOf(ctx: AppContext, params: Record<string, unknown>): JobFilters {
+/** The filters of a search or count: every parameter but paging and output, typed by the registry. */
+function filtersOf(ctx: AppContext, params: EndpointParams<'jobs'>): JobFilters {
   if (!ctx.fullTextSearch) {
-    for (const name of ['title_advanced', 'description_advanced']) {
+    for (const name of ['title_advanced', 'description_advanced'] as const) {
       if (params[name] !== undefined) {
         throw errors.invalidParam(
           name,
@@ -19,13 +18,19 @@ function filtersOf(ctx: AppContext, params: Record<string, unknown>): JobFilters
       }
     }
   }
-  const f: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(params)) if (FILTER_NAMES.has(k)) f[k] = v;
-  return f as JobFilters;
+  // What is not paging or output is a filter; the registry's types must fit JobFilters, or this fails to compile.
+  const { collapse, description_format, limit, offset, cursor, ...filters } = params;
+  return filters;
 }
 
-export const jobRoutes: RouteDef[] = [
-  {
+const searchContext = (ctx: AppContext): SearchContext => ({
+  pool: ctx.db.read,
+  cursorSecret: ctx.cursorSecret,
+  totals: ctx.totals,
+});
+
+export const jobRoutes: Route[] = [
+  route({
     path: '/v1/jobs',
     params: 'jobs',
     auth: true,
@@ -33,24 +38,24 @@ export const jobRoutes: RouteDef[] = [
     response: 'JobSearchResponse',
     statuses: [400, 401, 429, 500],
     async handle(ctx, params) {
-      if (params.collapse !== undefined && params.cursor !== undefined) {
+      const collapse = params.collapse !== undefined;
+      if (collapse && params.cursor !== undefined) {
         throw errors.invalidParam('cursor', 'collapsed results have no cursor; page with offset');
       }
-      const body = await searchJobs(
-        { pool: ctx.db.read, cursorSecret: ctx.cursorSecret, totals: ctx.totals },
-        {
-          filters: filtersOf(ctx, params),
-          descriptionFormat: params.description_format as DescriptionFormat,
-          collapse: params.collapse !== undefined,
-          limit: (params.limit as number | undefined) ?? 50,
-          offset: (params.offset as number | undefined) ?? 0,
-          cursor: params.cursor as string | undefined,
-        },
-      );
-      return { body };
+      const limit = params.limit ?? 50;
+      const offset = params.offset ?? 0;
+      const page = await searchJobs(searchContext(ctx), {
+        filters: filtersOf(ctx, params),
+        descriptionFormat: params.description_format,
+        collapse,
+        limit,
+        offset,
+        cursor: params.cursor,
+      });
+      return { body: jobSearchBody(page, limit, offset, collapse) };
     },
-  },
-  {
+  }),
+  route({
     path: '/v1/jobs/count',
     params: 'count',
     auth: true,
@@ -58,15 +63,11 @@ export const jobRoutes: RouteDef[] = [
     response: 'CountResponse',
     statuses: [400, 401, 429, 500],
     async handle(ctx, params) {
-      const n = await countJobs(
-        { pool: ctx.db.read, cursorSecret: ctx.cursorSecret, totals: ctx.totals },
-        filtersOf(ctx, params),
-        params.collapse !== undefined,
-      );
-      return { body: `{"count":${n}}` };
+      const n = await countJobs(searchContext(ctx), filtersOf(ctx, params), params.collapse !== undefined);
+      return { body: countBody(n) };
     },
-  },
-  {
+  }),
+  route({
     path: '/v1/jobs/:id',
     params: 'job',
     auth: true,
@@ -75,13 +76,9 @@ export const jobRoutes: RouteDef[] = [
     statuses: [400, 401, 404, 429, 500],
     async handle(ctx, params, req) {
       const id = (req.params as { id: string }).id;
-      const body = await getJob(
-        { pool: ctx.db.read, cursorSecret: ctx.cursorSecret, totals: ctx.totals },
-        id,
-        params.description_format as DescriptionFormat,
-      );
+      const body = await getJob(searchContext(ctx), id, params.description_format);
       if (body === undefined) throw errors.notFound();
       return { body };
     },
-  },
+  }),
 ];

@@ -1,10 +1,10 @@
 // /v1/meta and /v1/health.
 import { liveStats, refreshCoverage, storedCoverage } from '../../db/stats.ts';
 import { limiterHealth } from '../../limiter/limiter.ts';
-import type { RouteDef } from './types.ts';
+import { type Route, route } from './types.ts';
 
-export const metaRoutes: RouteDef[] = [
-  {
+export const metaRoutes: Route[] = [
+  route({
     path: '/v1/meta',
     params: 'ignore',
     auth: true,
@@ -25,8 +25,8 @@ export const metaRoutes: RouteDef[] = [
       };
       return { body: JSON.stringify(body) };
     },
-  },
-  {
+  }),
+  route({
     path: '/v1/health',
     params: 'ignore',
     auth: false,
@@ -43,5 +43,5 @@ export const metaRoutes: RouteDef[] = [
         return { status: 503, body: JSON.stringify({ status: 'unavailable', jobs: null, ...limiter }) };
       }
     },
-  },
+  }),
 ];

@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/pool.ts';
 import type { TotalsCache } from '../../search/totals.ts';
 import type { Limiter } from '../../limiter/limits.ts';
-import type { Endpoint } from '../params/registry.ts';
+import { type Endpoint, type EndpointParams, parseParams, type RawQuery } from '../params/registry.ts';
 
 export interface AppContext {
   db: Db;
@@ -23,15 +23,37 @@ export interface Reply {
   body: string;
 }
 
-export interface RouteDef {
+/** An endpoint's parameter list, or `ignore`: parameters are accepted and ignored (meta, health). */
+type ParamList = Endpoint | 'ignore';
+type ParamsFor<E extends ParamList> = E extends Endpoint ? EndpointParams<E> : Record<string, never>;
+
+export interface RouteDef<E extends ParamList = ParamList> {
   path: string;
-  /** Parameter list; `ignore` means parameters are accepted and ignored (meta, health). */
-  params: Endpoint | 'ignore';
+  params: E;
   auth: boolean;
   summary: string;
   /** OpenAPI schema name of the 200 body. */
   response: string;
   /** Extra documented statuses besides 200. */
   statuses: number[];
-  handle(ctx: AppContext, params: Record<string, unknown>, req: FastifyRequest): Promise<Reply>;
+  handle(ctx: AppContext, params: ParamsFor<E>, req: FastifyRequest): Promise<Reply>;
+}
+
+/** A route as the app registers it: it validates its own query into its typed parameters. */
+export interface Route extends Omit<RouteDef, 'handle'> {
+  run(ctx: AppContext, query: RawQuery, req: FastifyRequest): Promise<Reply>;
+}
+
+export function route<E extends ParamList>(def: RouteDef<E>): Route {
+  const { handle, ...rest } = def;
+  return {
+    ...rest,
+    run: (ctx, query, req) => {
+      // `E` is one list: an ignored list parses to nothing, any other to its own typed parameters.
+      const params = (
+        def.params === 'ignore' ? {} : parseParams(def.params as Endpoint, query)
+      ) as ParamsFor<E>;
+      return handle(ctx, params, req);
+    },
+  };
 }

@@ -1,0 +1,29 @@
+// The response envelopes of the list endpoints, around the JSON that search/ returns. Bodies are
+// stitched as text: the jobs and companies are stored JSON already.
+import type { CompanyPage } from '../search/companies.ts';
+import type { FeedPage } from '../search/feeds.ts';
+import type { JobPage } from '../search/jobs.ts';
+
+const array = (items: string[]) => `[${items.join(',')}]`;
+
+/** /v1/jobs: `offset` only when paging by offset; collapsed pages have `collapsed` and no cursor. */
+export function jobSearchBody(page: JobPage, limit: number, offset: number, collapsed: boolean): string {
+  const head = `{"data":${array(page.jobs)},"total":${page.total},"limit":${limit}`;
+  if (collapsed) return `${head},"offset":${offset},"collapsed":true}`;
+  const offsetPart = page.byCursor ? '' : `,"offset":${offset}`;
+  return `${head}${offsetPart},"next_cursor":${JSON.stringify(page.nextCursor ?? null)}}`;
+}
+
+export function countBody(n: number): string {
+  return `{"count":${n}}`;
+}
+
+export function companySearchBody(page: CompanyPage, limit: number, offset: number): string {
+  return `{"data":${array(page.companies)},"total":${page.total},"limit":${limit},"offset":${offset}}`;
+}
+
+/** The feeds; `since` is echoed by /v1/jobs/feed only. */
+export function feedBody(page: FeedPage, since?: string): string {
+  const echo = since === undefined ? '' : `"since":${JSON.stringify(since)},`;
+  return `{${echo}"count":${page.rows.length},"data":${array(page.rows)},"next_cursor":${JSON.stringify(page.nextCursor)}}`;
+}

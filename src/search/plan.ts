@@ -1,0 +1,20 @@
+// How a page of jobs in `posted_at DESC, id DESC` order is fetched. Two ways: walking the live rows
+// newest first and keeping the matches (cheap when matches are common: about (offset + limit) / share
+// rows), or fetching every match through the filter indexes and sorting (cheap when they are rare).
+// PostgreSQL guesses the share from per-column statistics and misses correlations (two skills that go
+// together, a company filter), and then sorts tens of thousands of rows. Here the share is known exactly
+// from the cached totals, so the walk is chosen when it reads fewer rows than there are matches, with a
+// budget of WALK_SLACK times the expected rows; a walk that ends before filling the page is redone
+// through the indexes.
+
+export type PageStrategy = { kind: 'walk'; budget: number } | { kind: 'index' };
+
+export const WALK_SLACK = 4;
+export const MAX_WALK = 100_000;
+
+/** `needed` rows of a page (offset + limit + 1) among `total` matches of `live` live rows. */
+export function pageStrategy(needed: number, total: number, live: number): PageStrategy {
+  if (total <= 0 || live <= 0) return { kind: 'index' };
+  const budget = Math.ceil((needed * live * WALK_SLACK) / total);
+  return budget < total && budget <= MAX_WALK ? { kind: 'walk', budget } : { kind: 'index' };
+}
