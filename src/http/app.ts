@@ -68,7 +68,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     exposeHeadRoutes: false,
     bodyLimit: 65_536,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // A request that reached the server before it began closing is served (with Connection: close),
+    // never answered 503: a load balancer retries a refused connection on another host, not an answer.
+    return503OnClosing: false,
     connectionTimeout: 30_000,
     keepAliveTimeout: 5_000,
     requestTimeout: 30_000,
