@@ -39,7 +39,7 @@ export class PgTotalsStore implements TotalsStore {
 
   async await(key: string, version: number): Promise<number | undefined> {
     const deadline = Date.now() + this.waitMs;
-    for (let pause = 10; Date.now() < deadline; pause = Math.min(pause * 2, 200)) {
+    for (let pause = 10; Date.now() < deadline; pause = Math.min(pause * 2, 50)) {
       const { rows } = await this.pool.query<{ n: number | null; stale: boolean }>(
         `SELECT n, at < now() - $3 * interval '1 millisecond' AS stale
            FROM shared_totals WHERE key = $1 AND version = $2`,

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../src/db/keys.ts';
+import { isTimeoutOrConnectionError } from '../../src/db/pool.ts';
 import { buildApp, type App } from '../../src/http/app.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -121,5 +122,16 @@ describe.skipIf(!replica)(`on a streaming replica${replica ? '' : ` (skipped: ${
     } finally {
       t.db.lagging = false;
     }
+  });
+});
+
+describe('a read cancelled by a replica', () => {
+  it('is a 503 to retry, not a 500: recovery conflicts and a dropped database', () => {
+    const cancelled = Object.assign(new Error('canceling statement due to conflict with recovery'), {
+      code: '40001',
+    });
+    expect(isTimeoutOrConnectionError(cancelled)).toBe(true);
+    expect(isTimeoutOrConnectionError({ code: '57P04' })).toBe(true);
+    expect(isTimeoutOrConnectionError({ code: '23505' })).toBe(false);
   });
 });
