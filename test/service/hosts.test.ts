@@ -240,12 +240,20 @@ describe(`two hosts (limiter on ${store}, reads on ${reads})`, () => {
     const failures: string[] = [];
     let fromA = 0;
     let retried = 0;
+    let termAt = 0;
+    // The signal goes with the first answer of the stopping host: the others are in flight then.
+    const stop = () => {
+      if (termAt) return;
+      termAt = Date.now();
+      a.child.kill('SIGTERM');
+    };
     // Requests to the host being stopped. A connection it never read (refused, or reset from its accept
     // queue) is retried on the other host, as a load balancer does; the request log below proves that
     // every request the stopping host did read was answered.
     const toA = Array.from({ length: 60 }, async () => {
       try {
         const r = await request(a.port, url, key);
+        stop();
         if (r.status === 200) fromA++;
         else failures.push(`stopping host answered ${r.status}: ${r.body}`);
       } catch (err) {
@@ -258,9 +266,6 @@ describe(`two hosts (limiter on ${store}, reads on ${reads})`, () => {
     });
     // Meanwhile the other host serves.
     const toB = spread([b], 60, () => url, key, 4);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const termAt = Date.now();
-    a.child.kill('SIGTERM');
     await Promise.all(toA);
     const other = await toB;
     expect(await a.exited).toBe(0);
@@ -279,7 +284,8 @@ describe(`two hosts (limiter on ${store}, reads on ${reads})`, () => {
     for (const l of answered) expect((l.res as { statusCode: number }).statusCode).toBe(200);
     expect(answered).toHaveLength(fromA);
     // The stop came while requests were in flight: some were answered after the signal.
-    expect(answered.filter((l) => (l.time as number) > termAt).length).toBeGreaterThan(0);
+    const afterTerm = answered.filter((l) => (l.time as number) > termAt).length;
+    expect(afterTerm).toBeGreaterThan(0);
     // And the other host keeps serving once the first is gone.
     expect((await request(b.port, url, key)).status).toBe(200);
   });
