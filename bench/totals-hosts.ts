@@ -17,7 +17,13 @@ const hosts = Number(env.HOSTS ?? 2);
 const workers = Number(env.WORKERS ?? 2);
 const concurrency = Number(env.CONCURRENCY ?? 16);
 const portBase = Number(env.PORT_BASE ?? 18310);
-const FILTERS = ['country=US', 'title=engineer', 'remote=true', 'country=GB&collapse=true'];
+const FILTERS = [
+  'country=US',
+  'title=engineer',
+  'remote=true',
+  'country=GB&collapse=true',
+  'description=experience',
+];
 
 async function startHost(port: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
