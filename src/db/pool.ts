@@ -89,6 +89,8 @@ export async function withTransaction<T>(
 export function isTimeoutOrConnectionError(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   if (e?.code === '57014') return true; // query_canceled (statement_timeout)
+  // A replica cancels a read that conflicts with the WAL it replays (the API never serialises writes).
+  if (e?.code === '40001' || e?.code === '57P04') return true;
   if (e?.code === '57P01' || e?.code === '57P02' || e?.code === '57P03') return true; // admin shutdown etc.
   if (e?.code === '08006' || e?.code === '08003' || e?.code === '08001') return true;
   if (e?.code === 'ECONNREFUSED' || e?.code === 'ECONNRESET' || e?.code === 'EPIPE') return true;

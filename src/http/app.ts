@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { isTimeoutOrConnectionError } from '../db/pool.ts';
 import { ApiError, errors } from '../errors.ts';
+import { PgTotalsStore } from '../db/totals-store.ts';
 import { TotalsCache } from '../search/totals.ts';
 import { Authenticator, extractKey } from './auth.ts';
 import { type Limiter, rateLimitHeaders } from '../limiter/limits.ts';
@@ -41,7 +42,11 @@ export interface App {
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { limiter } = opts;
-  const ctx = { ...opts.ctx, limiter, totals: opts.ctx.totals ?? new TotalsCache() };
+  // Totals are shared with every other process and host through the primary.
+  const totals =
+    opts.ctx.totals ??
+    new TotalsCache(new PgTotalsStore(opts.ctx.db.write, opts.ctx.config.STATEMENT_TIMEOUT_MS));
+  const ctx = { ...opts.ctx, limiter, totals };
   const app = Fastify({
     logger:
       opts.logger === false
@@ -63,7 +68,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     exposeHeadRoutes: false,
     bodyLimit: 65_536,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // A request that reached the server before it began closing is served (with Connection: close),
+    // never answered 503: a load balancer retries a refused connection on another host, not an answer.
+    return503OnClosing: false,
     connectionTimeout: 30_000,
     keepAliveTimeout: 5_000,
     requestTimeout: 30_000,

@@ -9,7 +9,8 @@ import { compileFilters, type JobFilters } from './filters.ts';
 import { pageStrategy } from './plan.ts';
 import { type DescriptionFormat, descriptionColumn, type JobRow, renderJob } from './render.ts';
 import { raw, type Sql, sql } from './sql.ts';
-import { type Counted, type TotalsCache, VERSION_SQL } from './totals.ts';
+import type { Counted } from '../model/totals.ts';
+import { type TotalsCache, VERSION_SQL } from './totals.ts';
 
 export interface SearchRequest {
   filters: JobFilters;

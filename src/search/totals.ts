@@ -1,25 +1,56 @@
-// Exact totals, cached per data version. The data changes only when ingestion or the expiry schedule
+// Exact totals, shared per data version. The data changes only when ingestion or the expiry schedule
 // commits, and each such commit bumps data_version; a total is stored under the version read in the
-// same snapshot as the count, so a cached total is the exact count of that version. Windows relative to
-// the clock (time_frame) are never cached. When the versions since a cached total only moved rows out of
-// (or into) the live population, the total is brought forward by checking those rows alone.
+// same snapshot as the count, so a stored total is the exact count of that version, whichever process,
+// host or replica counted it. Windows relative to the clock (time_frame) are never stored. When the
+// versions since a stored total only moved rows out of (or into) the live population, the total is
+// brought forward by checking those rows alone.
+//
+// Two levels: each process keeps the totals it served (a bounded map), and a TotalsStore shares them
+// between processes and hosts (db/totals-store.ts, on the primary). Concurrent requests of one process
+// for the same total share one computation; across processes, the first to claim a total counts it and
+// the others wait for it in the store.
+import type { Counted, TotalsStore } from '../model/totals.ts';
 
-/** A total and the data version it is exact for. */
-export interface Counted {
-  n: number;
-  version: number;
+/** The store of a single process: the latest total of each key, the starting point of a replay. */
+export class MemoryTotals implements TotalsStore {
+  private latest = new Map<string, Counted>();
+
+  constructor(private readonly max = 10_000) {}
+
+  async find(key: string, version: number) {
+    const last = this.latest.get(key);
+    if (!last || last.version > version) return {};
+    return last.version === version ? { exact: last.n } : { earlier: last };
+  }
+  async claim() {
+    return true;
+  }
+  async await() {
+    return undefined;
+  }
+  async put(key: string, _claimed: number, counted: Counted) {
+    const last = this.latest.get(key);
+    if (last && last.version > counted.version) return;
+    this.latest.delete(key);
+    this.latest.set(key, counted);
+    while (this.latest.size > this.max) this.latest.delete(this.latest.keys().next().value as string);
+  }
+  async release() {}
 }
 
 export class TotalsCache {
   private map = new Map<string, number>();
   private counting = new Map<string, Promise<number>>();
-  /** The most recent total of each key, the starting point of a replay. */
-  private latest = new Map<string, Counted>();
   hits = 0;
   misses = 0;
+  /** Totals taken from the store, counted by another process (or earlier by this one). */
+  shared = 0;
   replayed = 0;
 
-  constructor(private readonly max = 10_000) {}
+  constructor(
+    private readonly store: TotalsStore = new MemoryTotals(),
+    private readonly max = 10_000,
+  ) {}
 
   get(version: number, key: string): number | undefined {
     const k = `${version}|${key}`;
@@ -36,10 +67,10 @@ export class TotalsCache {
   }
 
   /**
-   * The total of `key` at `version` when it is not cached: brought forward from the latest earlier
-   * total of the key by `replay` when the versions between allow it (it returns the total and the
-   * version it reached, or undefined), else counted. Concurrent requests for the same total share one
-   * such computation. Both functions report the version of their own snapshot.
+   * The total of `key` at `version` when this process has not cached it: from the store, else brought
+   * forward from the latest earlier stored total by `replay` when the versions between allow it (it
+   * returns the total and the version it reached, or undefined), else counted. Both functions report
+   * the version of their own snapshot. The store is an optimisation: when it fails, the total is counted.
    */
   resolve(
     version: number,
@@ -52,13 +83,7 @@ export class TotalsCache {
     const k = `${version}|${key}`;
     let running = this.counting.get(k);
     if (!running) {
-      const earlier = this.latest.get(key);
-      const work = async () => {
-        const replayed = earlier && earlier.version < version && replay ? await replay(earlier) : undefined;
-        if (replayed) this.replayed++;
-        return replayed ?? (await count());
-      };
-      running = work()
+      running = this.compute(version, key, count, replay)
         .then((r) => {
           this.set(r.version, key, r.n);
           return r.n;
@@ -69,15 +94,42 @@ export class TotalsCache {
     return running;
   }
 
-  set(version: number, key: string, total: number): void {
-    this.map.set(`${version}|${key}`, total);
-    const last = this.latest.get(key);
-    if (!last || last.version <= version) {
-      this.latest.delete(key);
-      this.latest.set(key, { n: total, version });
+  private async compute(
+    version: number,
+    key: string,
+    count: () => Promise<Counted>,
+    replay?: (from: Counted) => Promise<Counted | undefined>,
+  ): Promise<Counted> {
+    const found = await this.store
+      .find(key, version)
+      .catch(() => ({}) as { exact?: number; earlier?: Counted });
+    if (found.exact !== undefined) {
+      this.shared++;
+      return { n: found.exact, version };
     }
+    const mine = await this.store.claim(key, version).catch(() => true);
+    if (!mine) {
+      const n = await this.store.await(key, version).catch(() => undefined);
+      if (n !== undefined) {
+        this.shared++;
+        return { n, version };
+      }
+    }
+    try {
+      const replayed = found.earlier && replay ? await replay(found.earlier) : undefined;
+      if (replayed) this.replayed++;
+      const r = replayed ?? (await count());
+      await this.store.put(key, version, r).catch(() => {});
+      return r;
+    } catch (err) {
+      if (mine) await this.store.release(key, version).catch(() => {});
+      throw err;
+    }
+  }
+
+  private set(version: number, key: string, total: number): void {
+    this.map.set(`${version}|${key}`, total);
     while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
-    while (this.latest.size > this.max) this.latest.delete(this.latest.keys().next().value as string);
   }
 }
 

@@ -6,6 +6,7 @@ import { refreshJobsCounts } from '../db/companies-write.ts';
 import { purgeExpired } from '../db/jobs-write.ts';
 import type { Db } from '../db/pool.ts';
 import { refreshCoverage } from '../db/stats.ts';
+import { purgeSharedTotals } from '../db/totals-store.ts';
 import { purgeRateHits } from '../db/usage.ts';
 import { type BoardReport, Crawler } from '../ingest/crawl/crawler.ts';
 import { pipelineSink } from '../ingest/crawl/pipeline-sink.ts';
@@ -38,6 +39,7 @@ export async function runExpiry(db: Db, config: Config): Promise<void> {
     await purgeExpired(db.write, config.EXPIRED_RETENTION_DAYS);
     // Window rows of keys that stopped sending requests (active keys clean their own).
     await purgeRateHits(db.write, Date.now());
+    await purgeSharedTotals(db.write);
   });
 }
 

@@ -35,7 +35,7 @@ export async function createTestApp(
   const key = (await ensureDemoKey(db, db.config))!;
   const app = await buildApp({
     ctx: {
-      db,
+      db: db.forService(),
       config: db.config,
       cursorSecret: 'test-secret',
       version: '1.0.0',

@@ -4,6 +4,7 @@ import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { expireDue } from '../../src/ingest/pipeline.ts';
 import type { JobFilters } from '../../src/search/filters.ts';
 import { countJobs } from '../../src/search/jobs.ts';
+import { PgTotalsStore } from '../../src/db/totals-store.ts';
 import { TotalsCache } from '../../src/search/totals.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -145,5 +146,86 @@ describe('totals brought forward across expiries', () => {
     expect(await countJobs(ctx, us, false)).toBe(n0 - 1);
     expect(await countJobs(ctx, us, true)).toBe(await fresh(us, true));
     expect(cache.replayed).toBe(5);
+  });
+});
+
+describe('totals shared between processes (PgTotalsStore)', () => {
+  const store = () => new PgTotalsStore(t.db.write, 2000);
+
+  it('counts a total once for every process, and never serves it at another data version', async () => {
+    const caches = [new TotalsCache(store()), new TotalsCache(store()), new TotalsCache(store())];
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const count = (n: number, version: number) => async () => {
+      calls++;
+      await gate;
+      return { n, version };
+    };
+    const waiting = caches.flatMap((c) => [
+      c.resolve(100, 'shared|a', count(7, 100)),
+      c.resolve(100, 'shared|a', count(7, 100)),
+    ]);
+    setTimeout(release, 100);
+    expect(await Promise.all(waiting)).toEqual(Array(6).fill(7));
+    expect(calls).toBe(1);
+    expect(caches.reduce((s, c) => s + c.shared, 0)).toBe(2);
+    // A process started later finds it in the store.
+    const later = new TotalsCache(store());
+    expect(await later.resolve(100, 'shared|a', count(99, 100))).toBe(7);
+    expect(calls).toBe(1);
+    // The next version is counted again (no replay given), by one process.
+    const next = await Promise.all(
+      caches.map((c) =>
+        c.resolve(101, 'shared|a', async () => {
+          calls++;
+          return { n: 8, version: 101 };
+        }),
+      ),
+    );
+    expect(next).toEqual([8, 8, 8]);
+    expect(calls).toBe(2);
+    // An older version is not served from a newer total, and the newer one is the replay's start.
+    let from: unknown;
+    expect(
+      await later.resolve(102, 'shared|a', count(0, 102), async (f) => {
+        from = f;
+        return { n: f.n + 1, version: 102 };
+      }),
+    ).toBe(9);
+    expect(from).toEqual({ n: 8, version: 101 });
+  });
+
+  it('a failed count gives up its claim: the process waiting for it counts itself', async () => {
+    const [a, b] = [new TotalsCache(store()), new TotalsCache(store())];
+    let started!: () => void;
+    const claimed = new Promise<void>((r) => {
+      started = r;
+    });
+    const failing = a.resolve(5, 'shared|b', async () => {
+      started();
+      await new Promise((r) => setTimeout(r, 100));
+      throw new Error('canceling statement due to statement timeout');
+    });
+    await claimed;
+    const other = b.resolve(5, 'shared|b', async () => ({ n: 3, version: 5 }));
+    await expect(failing).rejects.toThrow(/statement timeout/);
+    expect(await other).toBe(3);
+    expect(await new TotalsCache(store()).resolve(5, 'shared|b', async () => ({ n: -1, version: 5 }))).toBe(
+      3,
+    );
+  });
+
+  it('the service stores each total it counts in the shared table, under the data version counted', async () => {
+    await t.db.write.query('DELETE FROM shared_totals');
+    const res = await t.get('/v1/jobs/count?country=DE&remote=true');
+    const { rows } = await t.db.write.query(
+      'SELECT n::int, version::int, (SELECT version::int FROM data_version) AS current FROM shared_totals',
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].n).toBe(res.json().count);
+    expect(rows[0].version).toBe(rows[0].current);
   });
 });
