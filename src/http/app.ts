@@ -5,7 +5,9 @@ import { isTimeoutOrConnectionError } from '../db/pool.ts';
 import { ApiError, errors } from '../errors.ts';
 import { TotalsCache } from '../search/totals.ts';
 import { Authenticator, extractKey } from './auth.ts';
+import { registerDocs } from './docs.ts';
 import { type Limiter, rateLimitHeaders } from './limits.ts';
+import { countDecisions, instrumentApp } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { parseParams, parseQueryString } from './params/registry.ts';
 import { companyRoutes } from './routes/companies.ts';
@@ -40,7 +42,7 @@ export interface App {
 }
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
-  const { limiter } = opts;
+  const limiter = opts.limiter && countDecisions(opts.limiter);
   const ctx = { ...opts.ctx, limiter, totals: opts.ctx.totals ?? new TotalsCache() };
   const app = Fastify({
     logger:
@@ -84,12 +86,15 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     reply.header('access-control-allow-origin', '*');
   });
   // Fastify adds no Cache-Control or ETag; make sure nothing else does either.
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.routeOptions.config?.ownContentType) return payload; // the reference page and its assets
     reply.removeHeader('cache-control');
     reply.removeHeader('etag');
     reply.header('content-type', JSON_TYPE);
     return payload;
   });
+
+  instrumentApp(app, { pools: ctx.db, totals: ctx.totals });
 
   const sendError = (reply: import('fastify').FastifyReply, err: ApiError) => {
     for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
@@ -172,6 +177,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // Generated from the routes and the registry of this very process, once.
   const openapi = JSON.stringify(buildOpenApi(routes, ctx.version));
   register('/openapi.json', async () => ({ body: openapi }));
+  registerDocs(app);
 
   await app.ready();
   return {
