@@ -1,6 +1,6 @@
 // buildApp: the Fastify application, not yet listening. Global behaviour of every response lives here:
 // the three headers, CORS preflight, 405, 404, trailing slashes, the error catalog, key redaction.
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { isTimeoutOrConnectionError } from '../db/pool.ts';
 import { ApiError, errors } from '../errors.ts';
 import { TotalsCache } from '../search/totals.ts';
@@ -66,6 +66,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     bodyLimit: 65_536,
     requestIdHeader: false,
     return503OnClosing: true,
+    // A URL that is not valid percent-encoding: the catalog's plain 400, not Fastify's own body.
+    frameworkErrors: (_err, _req, reply) => {
+      (reply as FastifyReply).code(400).send(JSON.stringify({ error: 'bad request' }));
+    },
     connectionTimeout: 30_000,
     keepAliveTimeout: 5_000,
     requestTimeout: 30_000,

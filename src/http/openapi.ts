@@ -70,7 +70,8 @@ const schemas: Record<string, unknown> = {
     properties: {
       id: { type: 'string', description: '<source>:<native_id>' },
       title: str,
-      company: { oneOf: [{ $ref: '#/components/schemas/Company' }, companySubset] },
+      // The full profile or the subset; a full profile is also a valid subset, hence anyOf.
+      company: { anyOf: [{ $ref: '#/components/schemas/Company' }, companySubset] },
       location: {
         type: 'object',
         properties: {
@@ -231,6 +232,20 @@ const schemas: Record<string, unknown> = {
   },
 };
 
+/** Every object with listed properties has only those: a field the document does not name is drift. */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema))
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as object).map(([n, s]) => [n, closed(s)]))
+        : closed(v);
+  if ('properties' in out && !('additionalProperties' in out)) out.additionalProperties = false;
+  return out;
+}
+
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request: unknown parameter, bad value, malformed cursor or search syntax',
   401: 'Missing, malformed, unknown or revoked API key',
@@ -240,6 +255,9 @@ const STATUS_TEXT: Record<number, string> = {
   500: 'Unhandled server error',
   503: 'Database unavailable or query timed out',
 };
+
+// Error statuses answered with the route's own body instead of the error body.
+const OWN_BODY: Record<string, Record<number, string>> = { '/v1/health': { 503: 'Health' } };
 
 const int32 = { schema: { type: 'integer' } };
 const RATE_HEADERS = {
@@ -260,7 +278,7 @@ function parameter(def: ParamDef) {
 
 export function buildOpenApi(routes: RouteDef[], version: string) {
   const paths: Record<string, unknown> = {};
-  const errorResponse = (s: number, auth: boolean) => ({
+  const errorResponse = (s: number, auth: boolean, body = 'Error') => ({
     description: STATUS_TEXT[s] ?? 'Error',
     ...(auth && s !== 401
       ? {
@@ -272,7 +290,7 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
           },
         }
       : {}),
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${body}` } } },
   });
   for (const r of routes) {
     const path = r.path.replace(/:(\w+)/g, '{$1}');
@@ -304,7 +322,7 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${r.response}` } } },
       },
     };
-    for (const s of r.statuses) responses[s] = errorResponse(s, r.auth);
+    for (const s of r.statuses) responses[s] = errorResponse(s, r.auth, OWN_BODY[r.path]?.[s]);
     paths[path] = {
       get: {
         summary: r.summary,
@@ -340,7 +358,7 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
     servers: [{ url: '/' }],
     paths,
     components: {
-      schemas,
+      schemas: closed(schemas),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },

@@ -20,7 +20,7 @@ function feedRoute(
     auth: true,
     summary,
     response,
-    statuses: [400, 401, 429, 500],
+    statuses: [400, 401, 429, 500, 503],
     async handle(ctx: AppContext, params) {
       const instant = params[startParam] as string | undefined;
       const since = (params.since as Window | undefined) ?? DEFAULT_WINDOW;

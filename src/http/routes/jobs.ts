@@ -31,7 +31,7 @@ export const jobRoutes: RouteDef[] = [
     auth: true,
     summary: 'Search jobs',
     response: 'JobSearchResponse',
-    statuses: [400, 401, 429, 500],
+    statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       if (params.collapse !== undefined && params.cursor !== undefined) {
         throw errors.invalidParam('cursor', 'collapsed results have no cursor; page with offset');
@@ -56,7 +56,7 @@ export const jobRoutes: RouteDef[] = [
     auth: true,
     summary: 'Count matching jobs',
     response: 'CountResponse',
-    statuses: [400, 401, 429, 500],
+    statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const n = await countJobs(
         { pool: ctx.db.read, cursorSecret: ctx.cursorSecret, totals: ctx.totals },
@@ -72,7 +72,7 @@ export const jobRoutes: RouteDef[] = [
     auth: true,
     summary: 'One job by id',
     response: 'Job',
-    statuses: [400, 401, 404, 429, 500],
+    statuses: [400, 401, 404, 429, 500, 503],
     async handle(ctx, params, req) {
       const id = (req.params as { id: string }).id;
       const body = await getJob(
