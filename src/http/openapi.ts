@@ -1,4 +1,6 @@
-// The OpenAPI 3.1 description, generated from the routes and the parameter registry.
+// The OpenAPI 3.1 description, generated from the routes and the parameter registry. Its examples are
+// real responses of the service on the demo dataset (openapi-examples.json, npm run openapi:examples).
+import { readFileSync } from 'node:fs';
 import { endpointParams, type ParamDef } from './params/registry.ts';
 import type { RouteDef } from './routes/types.ts';
 import {
@@ -246,6 +248,17 @@ function closed(schema: unknown): unknown {
   return out;
 }
 
+const EXAMPLES = JSON.parse(
+  readFileSync(new URL('./openapi-examples.json', import.meta.url), 'utf8'),
+) as Record<string, Record<string, unknown>>;
+/** The media type of a JSON body, with its captured example when there is one. */
+const json = (schema: unknown, path: string, status: number) => ({
+  'application/json': {
+    schema,
+    ...(EXAMPLES[path]?.[status] !== undefined ? { example: EXAMPLES[path][status] } : {}),
+  },
+});
+
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request: unknown parameter, bad value, malformed cursor or search syntax',
   401: 'Missing, malformed, unknown or revoked API key',
@@ -278,7 +291,7 @@ function parameter(def: ParamDef) {
 
 export function buildOpenApi(routes: RouteDef[], version: string) {
   const paths: Record<string, unknown> = {};
-  const errorResponse = (s: number, auth: boolean, body = 'Error') => ({
+  const errorResponse = (path: string, s: number, auth: boolean, body = 'Error') => ({
     description: STATUS_TEXT[s] ?? 'Error',
     ...(auth && s !== 401
       ? {
@@ -290,7 +303,7 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
           },
         }
       : {}),
-    content: { 'application/json': { schema: { $ref: `#/components/schemas/${body}` } } },
+    content: json({ $ref: `#/components/schemas/${body}` }, path, s),
   });
   for (const r of routes) {
     const path = r.path.replace(/:(\w+)/g, '{$1}');
@@ -319,10 +332,10 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
       200: {
         description: 'Success',
         ...(r.auth ? { headers: RATE_HEADERS } : {}),
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${r.response}` } } },
+        content: json({ $ref: `#/components/schemas/${r.response}` }, path, 200),
       },
     };
-    for (const s of r.statuses) responses[s] = errorResponse(s, r.auth, OWN_BODY[r.path]?.[s]);
+    for (const s of r.statuses) responses[s] = errorResponse(path, s, r.auth, OWN_BODY[r.path]?.[s]);
     paths[path] = {
       get: {
         summary: r.summary,

@@ -23,8 +23,8 @@ export interface Exchange {
   body: string;
 }
 
-/** Checks exchanges against one document; returns a message per mismatch. */
-export function conformanceChecker(doc: OpenApiDoc): (x: Exchange) => string | undefined {
+/** Validates a body against a schema of the document; returns what disagrees, or undefined. */
+export function schemaValidator(doc: OpenApiDoc): (schema: unknown, body: unknown) => string | undefined {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   addFormats.default(ajv);
   // The document's schemas refer to '#/components/schemas/X': those become $defs of one schema.
@@ -41,6 +41,19 @@ export function conformanceChecker(doc: OpenApiDoc): (x: Exchange) => string | u
     }
     return v;
   };
+  return (schema, body) => {
+    const v = validator(schema);
+    if (v(body)) return undefined;
+    return (v.errors ?? [])
+      .slice(0, 4)
+      .map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`)
+      .join('; ');
+  };
+}
+
+/** Checks exchanges against one document; returns a message per mismatch. */
+export function conformanceChecker(doc: OpenApiDoc): (x: Exchange) => string | undefined {
+  const validate = schemaValidator(doc);
   // Literal paths first: /v1/jobs/count is not a job id.
   const templates = Object.keys(doc.paths)
     .sort((a, b) => Number(a.includes('{')) - Number(b.includes('{')))
@@ -73,12 +86,8 @@ export function conformanceChecker(doc: OpenApiDoc): (x: Exchange) => string | u
       schema = declared.content?.['application/json']?.schema;
       if (!schema) return `${where}: no JSON schema declared for ${template.path} ${x.status}`;
     }
-    const v = validator(schema);
-    if (v(body)) return undefined;
-    const errs = (v.errors ?? [])
-      .slice(0, 4)
-      .map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
-    return `${where}: ${errs.join('; ')}`;
+    const problem = validate(schema, body);
+    return problem && `${where}: ${problem}`;
   };
 }
 
