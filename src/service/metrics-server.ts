@@ -1,5 +1,6 @@
 // The metrics listener: Prometheus text on METRICS_PORT (bound like HOST), apart from the API so that
-// it needs no key and is never rate limited. It serves the HTTP metrics of every worker summed by
+// it needs no key and is never rate limited. It serves the metrics the app records in prom-client's
+// default registry (src/http/metrics.ts) — with workers, those of every worker summed by
 // prom-client's AggregatorRegistry, plus the figures only the primary has: the dataset (data version,
 // live jobs) and the scheduled crawl's ingest counters.
 import http from 'node:http';
@@ -7,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 import client from 'prom-client';
 import type { Db } from '../db/pool.ts';
 import { dataVersion, liveStats } from '../db/stats.ts';
-import { registry } from '../http/metrics.ts';
 import type { BoardReport } from '../ingest/crawl/crawler.ts';
 
 /** Metrics of the primary process only (in a single process, merged with the app's). */
@@ -82,7 +82,7 @@ export async function startMetricsServer(opts: {
       const [fromWorkers, own] = await Promise.all([aggregator.clusterMetrics(), primaryRegistry.metrics()]);
       return `${fromWorkers.trimEnd()}\n${own}`;
     }
-    return client.Registry.merge([registry, primaryRegistry]).metrics();
+    return client.Registry.merge([client.register, primaryRegistry]).metrics();
   };
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -91,7 +91,7 @@ export async function startMetricsServer(opts: {
       return;
     }
     exposition().then(
-      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      (text) => res.writeHead(200, { 'content-type': client.register.contentType }).end(text),
       (err: Error) =>
         res
           .writeHead(503, { 'content-type': 'text/plain; charset=utf-8' })
