@@ -46,6 +46,11 @@ const logLevel: Parser<string> = (raw) => {
 const schema = {
   PORT: { doc: 'HTTP port', default: 8080, parse: int(0, 65535) },
   HOST: { doc: 'HTTP bind address', default: '127.0.0.1', parse: str },
+  METRICS_PORT: {
+    doc: 'Port of the Prometheus metrics listener, bound like HOST (0: no metrics)',
+    default: 9464,
+    parse: int(0, 65535),
+  },
   DATA_DIR: { doc: 'Directory of the embedded PostgreSQL cluster', default: './data', parse: str },
   DATABASE_URL: {
     doc: 'External PostgreSQL 15+ (replaces the embedded one)',

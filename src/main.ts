@@ -8,6 +8,7 @@ import { getSetting } from './db/migrations.ts';
 import { type Db, openDb } from './db/pool.ts';
 import { buildApp } from './http/app.ts';
 import { createLimiter } from './limiter/limiter.ts';
+import { serveMetrics } from './service/metrics-server.ts';
 import { startSchedules } from './service/schedules.ts';
 import { ensureDemoKey, loadDemoIfEmpty, prepareDatabase } from './service/setup.ts';
 
@@ -77,6 +78,7 @@ async function primary(): Promise<void> {
       say(`created account "demo" with the API key ${key}\n(shown once: it cannot be recovered; keep it)`);
     const schedules = startSchedules(db, config, (m, e) => say(e ? `${m}: ${(e as Error).message}` : m));
     shutdown.push(async () => schedules.stop());
+    shutdown.push(await serveMetrics(config, db, say));
     if (config.WORKERS <= 1) {
       shutdown.push(await serve(config, db, true, key));
       return;

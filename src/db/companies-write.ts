@@ -63,7 +63,11 @@ export function renderProfile(
 ): string {
   const p = ordered(profile, PROFILE_KEYS);
   if (p.hq) p.hq = ordered(p.hq as Record<string, unknown>, HQ_KEYS);
-  if (p.funding) p.funding = ordered(p.funding as Record<string, unknown>, FUNDING_KEYS);
+  if (p.funding) {
+    const funding = ordered(p.funding as Record<string, unknown>, FUNDING_KEYS);
+    funding.fundingdb_categories ??= [];
+    p.funding = funding;
+  }
   p.specialties ??= [];
   p.affiliated_companies ??= [];
   return JSON.stringify({ ...p, jobs_count: jobsCount, updated_at: updatedAt });

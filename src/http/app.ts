@@ -1,12 +1,14 @@
 // buildApp: the Fastify application, not yet listening. Global behaviour of every response lives here:
 // the three headers, CORS preflight, 405, 404, trailing slashes, the error catalog, key redaction.
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { isTimeoutOrConnectionError } from '../db/pool.ts';
 import { ApiError, errors } from '../errors.ts';
 import { PgTotalsStore } from '../db/totals-store.ts';
 import { TotalsCache } from '../search/totals.ts';
 import { Authenticator, extractKey } from './auth.ts';
 import { type Limiter, rateLimitHeaders } from '../limiter/limits.ts';
+import { registerDocs } from './docs.ts';
+import { countDecisions, instrumentApp } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { parseQueryString } from './params/registry.ts';
 import { companyRoutes } from './routes/companies.ts';
@@ -41,7 +43,7 @@ export interface App {
 }
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
-  const { limiter } = opts;
+  const limiter = opts.limiter && countDecisions(opts.limiter);
   // Totals are shared with every other process and host through the primary.
   const totals =
     opts.ctx.totals ??
@@ -71,6 +73,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     // A request that reached the server before it began closing is served (with Connection: close),
     // never answered 503: a load balancer retries a refused connection on another host, not an answer.
     return503OnClosing: false,
+    // A URL that is not valid percent-encoding: the catalog's plain 400, not Fastify's own body.
+    frameworkErrors: (_err, _req, reply) => {
+      (reply as FastifyReply).code(400).send(JSON.stringify({ error: 'bad request' }));
+    },
     connectionTimeout: 30_000,
     keepAliveTimeout: 5_000,
     requestTimeout: 30_000,
@@ -91,12 +97,15 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     reply.header('access-control-allow-origin', '*');
   });
   // Fastify adds no Cache-Control or ETag; make sure nothing else does either.
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.routeOptions.config?.ownContentType) return payload; // the reference page and its assets
     reply.removeHeader('cache-control');
     reply.removeHeader('etag');
     reply.header('content-type', JSON_TYPE);
     return payload;
   });
+
+  instrumentApp(app, { pools: ctx.db, totals: ctx.totals });
 
   const sendError = (reply: import('fastify').FastifyReply, err: ApiError) => {
     for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
@@ -178,6 +187,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // Generated from the routes and the registry of this very process, once.
   const openapi = JSON.stringify(buildOpenApi(routes, ctx.version));
   register('/openapi.json', async () => ({ body: openapi }));
+  registerDocs(app);
 
   await app.ready();
   return {

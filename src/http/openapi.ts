@@ -1,4 +1,6 @@
-// The OpenAPI 3.1 description, generated from the routes and the parameter registry.
+// The OpenAPI 3.1 description, generated from the routes and the parameter registry. Its examples are
+// real responses of the service on the demo dataset (openapi-examples.json, npm run openapi:examples).
+import { readFileSync } from 'node:fs';
 import { endpointParams, type ParamDef } from './params/registry.ts';
 import type { Route } from './routes/types.ts';
 import {
@@ -70,7 +72,8 @@ const schemas: Record<string, unknown> = {
     properties: {
       id: { type: 'string', description: '<source>:<native_id>' },
       title: str,
-      company: { oneOf: [{ $ref: '#/components/schemas/Company' }, companySubset] },
+      // The full profile or the subset; a full profile is also a valid subset, hence anyOf.
+      company: { anyOf: [{ $ref: '#/components/schemas/Company' }, companySubset] },
       location: {
         type: 'object',
         properties: {
@@ -231,6 +234,31 @@ const schemas: Record<string, unknown> = {
   },
 };
 
+/** Every object with listed properties has only those: a field the document does not name is drift. */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema))
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as object).map(([n, s]) => [n, closed(s)]))
+        : closed(v);
+  if ('properties' in out && !('additionalProperties' in out)) out.additionalProperties = false;
+  return out;
+}
+
+const EXAMPLES = JSON.parse(
+  readFileSync(new URL('./openapi-examples.json', import.meta.url), 'utf8'),
+) as Record<string, Record<string, unknown>>;
+/** The media type of a JSON body, with its captured example when there is one. */
+const json = (schema: unknown, path: string, status: number) => ({
+  'application/json': {
+    schema,
+    ...(EXAMPLES[path]?.[status] !== undefined ? { example: EXAMPLES[path][status] } : {}),
+  },
+});
+
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request: unknown parameter, bad value, malformed cursor or search syntax',
   401: 'Missing, malformed, unknown or revoked API key',
@@ -240,6 +268,9 @@ const STATUS_TEXT: Record<number, string> = {
   500: 'Unhandled server error',
   503: 'Database unavailable or query timed out',
 };
+
+// Error statuses answered with the route's own body instead of the error body.
+const OWN_BODY: Record<string, Record<number, string>> = { '/v1/health': { 503: 'Health' } };
 
 const int32 = { schema: { type: 'integer' } };
 const RATE_HEADERS = {
@@ -260,7 +291,7 @@ function parameter(def: ParamDef) {
 
 export function buildOpenApi(routes: Route[], version: string) {
   const paths: Record<string, unknown> = {};
-  const errorResponse = (s: number, auth: boolean) => ({
+  const errorResponse = (path: string, s: number, auth: boolean, body = 'Error') => ({
     description: STATUS_TEXT[s] ?? 'Error',
     ...(auth && s !== 401
       ? {
@@ -272,7 +303,7 @@ export function buildOpenApi(routes: Route[], version: string) {
           },
         }
       : {}),
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    content: json({ $ref: `#/components/schemas/${body}` }, path, s),
   });
   for (const r of routes) {
     const path = r.path.replace(/:(\w+)/g, '{$1}');
@@ -302,10 +333,10 @@ export function buildOpenApi(routes: Route[], version: string) {
       200: {
         description: 'Success',
         ...(r.auth ? { headers: RATE_HEADERS } : {}),
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${r.response}` } } },
+        content: json({ $ref: `#/components/schemas/${r.response}` }, path, 200),
       },
     };
-    for (const s of r.statuses) responses[s] = errorResponse(s, r.auth);
+    for (const s of r.statuses) responses[s] = errorResponse(path, s, r.auth, OWN_BODY[r.path]?.[s]);
     paths[path] = {
       get: {
         summary: r.summary,
@@ -341,7 +372,7 @@ export function buildOpenApi(routes: Route[], version: string) {
     servers: [{ url: '/' }],
     paths,
     components: {
-      schemas,
+      schemas: closed(schemas),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },

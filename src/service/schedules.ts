@@ -12,6 +12,7 @@ import { type BoardReport, Crawler } from '../ingest/crawl/crawler.ts';
 import { pipelineSink } from '../ingest/crawl/pipeline-sink.ts';
 import { loadRegistry } from '../ingest/crawl/registry.ts';
 import { expireDue } from '../ingest/pipeline.ts';
+import { countCrawl } from './metrics-server.ts';
 
 const EXPIRY_LOCK = 7_410_010;
 const REFRESH_LOCK = 7_410_011;
@@ -104,6 +105,7 @@ export function startSchedules(db: Db, config: Config, log: (msg: string, err?: 
       every(config.CRAWL_INTERVAL_S, 'crawl', async () => {
         const reports = await runCrawl(db, crawler, boards);
         if (!reports) return;
+        countCrawl(reports);
         const failed = reports.filter((r) => r.status === 'failed');
         log(`crawl: ${reports.length - failed.length} boards ok, ${failed.length} failed`);
         for (const f of failed) log(`crawl: ${f.board} failed: ${f.error ?? 'unknown error'}`);

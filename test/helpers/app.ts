@@ -5,6 +5,7 @@ import type { Limiter } from '../../src/limiter/limits.ts';
 import { ingestFile } from '../../src/ingest/jsonl.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { ensureDemoKey, prepareDatabase } from '../../src/service/setup.ts';
+import { checkedApp } from './conformance.ts';
 import { createTestDb, type TestDb } from './db.ts';
 
 export const SAMPLE = new URL('../fixtures/canonical/sample.jsonl', import.meta.url).pathname;
@@ -33,17 +34,19 @@ export async function createTestApp(
     await runRefresh(db);
   }
   const key = (await ensureDemoKey(db, db.config))!;
-  const app = await buildApp({
-    ctx: {
-      db: db.forService(),
-      config: db.config,
-      cursorSecret: 'test-secret',
-      version: '1.0.0',
-      fullTextSearch: opts.fullTextSearch ?? true,
-    },
-    limiter: opts.limiter,
-    logger: opts.logger ?? false,
-  });
+  const app = checkedApp(
+    await buildApp({
+      ctx: {
+        db: db.forService(),
+        config: db.config,
+        cursorSecret: 'test-secret',
+        version: '1.0.0',
+        fullTextSearch: opts.fullTextSearch ?? true,
+      },
+      limiter: opts.limiter,
+      logger: opts.logger ?? false,
+    }),
+  );
   return {
     db,
     app,
@@ -51,8 +54,11 @@ export async function createTestApp(
     get: (url, headers) =>
       app.fastify.inject({ url, headers: { authorization: `Bearer ${key}`, ...headers } }),
     async close() {
-      await app.close();
-      await db.drop();
+      try {
+        await app.close();
+      } finally {
+        await db.drop();
+      }
     },
   };
 }

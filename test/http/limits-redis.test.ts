@@ -10,6 +10,7 @@ import { ApiError } from '../../src/errors.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
 import { createLimiter, limiterHealth, PgLimiter, RedisLimiter } from '../../src/limiter/limiter.ts';
 import { ensureDemoKey, prepareDatabase } from '../../src/service/setup.ts';
+import { checkedApp } from '../helpers/conformance.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -202,11 +203,13 @@ describe('Redis outage (REDIS_URL pointing at a closed port)', () => {
       log: (level, msg) => logs.push(`${level}: ${msg}`),
     })) as RedisLimiter;
     expect(Date.now() - started).toBeLessThan(5000);
-    app = await buildApp({
-      ctx: { db, config: db.config, cursorSecret: 's', version: '1.0.0', fullTextSearch: true },
-      limiter,
-      logger: false,
-    });
+    app = checkedApp(
+      await buildApp({
+        ctx: { db, config: db.config, cursorSecret: 's', version: '1.0.0', fullTextSearch: true },
+        limiter,
+        logger: false,
+      }),
+    );
   });
   afterAll(async () => {
     await app?.close();

@@ -5,6 +5,7 @@ import { purgeRateHits } from '../../src/db/usage.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
 import { limiterHealth, PgLimiter } from '../../src/limiter/limiter.ts';
 import { ensureDemoKey, prepareDatabase } from '../../src/service/setup.ts';
+import { checkedApp } from '../helpers/conformance.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 
 let db: TestDb;
@@ -17,11 +18,13 @@ beforeAll(async () => {
   db = await createTestDb();
   await prepareDatabase(db);
   await ensureDemoKey(db, db.config);
-  app = await buildApp({
-    ctx: { db, config: db.config, cursorSecret: 's', version: '1.0.0', fullTextSearch: true },
-    limiter: new PgLimiter(db.write, now),
-    logger: false,
-  });
+  app = checkedApp(
+    await buildApp({
+      ctx: { db, config: db.config, cursorSecret: 's', version: '1.0.0', fullTextSearch: true },
+      limiter: new PgLimiter(db.write, now),
+      logger: false,
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -288,11 +291,13 @@ describe('monthly quota', () => {
     clock += 120_000;
     await get('/v1/meta', acc.keys[0]);
     await get('/v1/meta', acc.keys[0]);
-    const again = await buildApp({
-      ctx: { db, config: db.config, cursorSecret: 's', version: '1.0.0', fullTextSearch: true },
-      limiter: new PgLimiter(db.write, now),
-      logger: false,
-    });
+    const again = checkedApp(
+      await buildApp({
+        ctx: { db, config: db.config, cursorSecret: 's', version: '1.0.0', fullTextSearch: true },
+        limiter: new PgLimiter(db.write, now),
+        logger: false,
+      }),
+    );
     try {
       const res = await again.fastify.inject({
         url: '/v1/meta',

@@ -11,7 +11,7 @@ export const companyRoutes: Route[] = [
     auth: true,
     summary: 'Search companies',
     response: 'CompanySearchResponse',
-    statuses: [400, 401, 429, 500],
+    statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const { limit = 50, offset = 0, ...filters } = params;
       return {
@@ -25,7 +25,7 @@ export const companyRoutes: Route[] = [
     auth: true,
     summary: 'One company by slug',
     response: 'Company',
-    statuses: [400, 401, 404, 429, 500],
+    statuses: [400, 401, 404, 429, 500, 503],
     async handle(ctx, _params, req) {
       const body = await getCompany(ctx.db.read, (req.params as { slug: string }).slug);
       if (body === undefined) throw errors.notFound();

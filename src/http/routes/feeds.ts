@@ -13,7 +13,7 @@ export const feedRoutes: Route[] = [
     auth: true,
     summary: 'Newly indexed jobs, oldest first',
     response: 'FeedResponse',
-    statuses: [400, 401, 429, 500],
+    statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const since = params.since ?? DEFAULT_WINDOW;
       const instant = params.created_gte;
@@ -34,7 +34,7 @@ export const feedRoutes: Route[] = [
     auth: true,
     summary: 'Jobs with changed tracked fields',
     response: 'ModifiedResponse',
-    statuses: [400, 401, 429, 500],
+    statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const instant = params.modified_gte;
       const page = await readFeed(ctx.db.read, ctx.cursorSecret, {
@@ -53,7 +53,7 @@ export const feedRoutes: Route[] = [
     auth: true,
     summary: 'Ids of jobs expired within a window',
     response: 'ExpiredResponse',
-    statuses: [400, 401, 429, 500],
+    statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const instant = params.expired_gte;
       const page = await readFeed(ctx.db.read, ctx.cursorSecret, {

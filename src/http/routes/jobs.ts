@@ -36,7 +36,7 @@ export const jobRoutes: Route[] = [
     auth: true,
     summary: 'Search jobs',
     response: 'JobSearchResponse',
-    statuses: [400, 401, 429, 500],
+    statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const collapse = params.collapse !== undefined;
       if (collapse && params.cursor !== undefined) {
@@ -61,7 +61,7 @@ export const jobRoutes: Route[] = [
     auth: true,
     summary: 'Count matching jobs',
     response: 'CountResponse',
-    statuses: [400, 401, 429, 500],
+    statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const n = await countJobs(searchContext(ctx), filtersOf(ctx, params), params.collapse !== undefined);
       return { body: countBody(n) };
@@ -73,7 +73,7 @@ export const jobRoutes: Route[] = [
     auth: true,
     summary: 'One job by id',
     response: 'Job',
-    statuses: [400, 401, 404, 429, 500],
+    statuses: [400, 401, 404, 429, 500, 503],
     async handle(ctx, params, req) {
       const id = (req.params as { id: string }).id;
       const body = await getJob(searchContext(ctx), id, params.description_format);

@@ -10,7 +10,7 @@ export const metaRoutes: Route[] = [
     auth: true,
     summary: 'Dataset metadata',
     response: 'Meta',
-    statuses: [401, 429, 500],
+    statuses: [401, 429, 500, 503],
     async handle(ctx) {
       const [stats, stored] = await Promise.all([liveStats(ctx.db.read), storedCoverage(ctx.db.read)]);
       const coverage = stored ?? (await refreshCoverage(ctx.db.write));

@@ -1,0 +1,123 @@
+// The service's Prometheus metrics (prom-client's default registry of this process): requests per
+// route and status, connection pools, limiter decisions, cached totals and process figures. With
+// several workers, the primary gathers every worker's registry and sums them (metrics-server.ts).
+import cluster from 'node:cluster';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import client from 'prom-client';
+import { ApiError } from '../errors.ts';
+import type { TotalsCache } from '../search/totals.ts';
+import type { Limiter } from '../limiter/limits.ts';
+
+export const registry = client.register;
+
+// A worker answers the primary's requests for its registry (prom-client listens once constructed).
+if (cluster.isWorker) new client.AggregatorRegistry();
+
+let defaults = false;
+/** Process figures (memory, CPU, event loop), once per process. */
+function collectProcessMetrics(): void {
+  if (defaults) return;
+  defaults = true;
+  client.collectDefaultMetrics({ register: registry });
+}
+
+const requests = new client.Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, per route template, method and status',
+  labelNames: ['route', 'method', 'status'] as const,
+});
+
+const latency = new client.Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from receiving a request to sending its response, per route template and status',
+  labelNames: ['route', 'status'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
+
+// Pools and caches of every app built in this process (one in a service; tests build many).
+const pools = new Map<pg.Pool, string>();
+const caches = new Set<TotalsCache>();
+
+const poolFigure = (name: string, help: string, read: (p: pg.Pool) => number) =>
+  new client.Gauge({
+    name,
+    help,
+    labelNames: ['pool'] as const,
+    collect() {
+      this.reset();
+      for (const [p, label] of pools) this.inc({ pool: label }, read(p));
+    },
+  });
+poolFigure('db_pool_in_use', 'Connections checked out of the pool', (p) => p.totalCount - p.idleCount);
+poolFigure('db_pool_idle', 'Open connections waiting in the pool', (p) => p.idleCount);
+poolFigure('db_pool_waiting', 'Requests queued for a connection', (p) => p.waitingCount);
+
+new client.Counter({
+  name: 'totals_cache_lookups_total',
+  help: 'Look-ups of exact totals in the per-data-version cache, by result (hit or miss)',
+  labelNames: ['result'] as const,
+  collect() {
+    this.reset();
+    let hits = 0;
+    let misses = 0;
+    for (const c of caches) {
+      hits += c.hits;
+      misses += c.misses;
+    }
+    this.inc({ result: 'hit' }, hits);
+    this.inc({ result: 'miss' }, misses);
+  },
+});
+
+const decisions = new client.Counter({
+  name: 'limiter_decisions_total',
+  help: 'Rate limiter decisions: allowed, rate_limited (per-minute limit) or quota_exhausted (monthly)',
+  labelNames: ['decision'] as const,
+});
+for (const decision of ['allowed', 'rate_limited', 'quota_exhausted']) decisions.inc({ decision }, 0);
+
+/** The limiter, counting its decisions. */
+export function countDecisions(limiter: Limiter): Limiter {
+  return {
+    get store() {
+      return limiter.store;
+    },
+    async take(owner) {
+      try {
+        const d = await limiter.take(owner);
+        decisions.inc({ decision: 'allowed' });
+        return d;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 429)
+          decisions.inc({ decision: err.headers['retry-after'] ? 'rate_limited' : 'quota_exhausted' });
+        throw err;
+      }
+    },
+    healthy: () => limiter.healthy(),
+    close: () => limiter.close(),
+  };
+}
+
+/** Counts every response of the app and watches its pools and totals cache while it is open. */
+export function instrumentApp(
+  app: FastifyInstance,
+  parts: { pools: { write: pg.Pool; read: pg.Pool }; totals: TotalsCache },
+): void {
+  pools.set(parts.pools.write, 'write');
+  if (parts.pools.read !== parts.pools.write) pools.set(parts.pools.read, 'read');
+  caches.add(parts.totals);
+  collectProcessMetrics();
+  app.addHook('onResponse', async (req, reply) => {
+    // Unmatched URLs share one label so that scanners cannot grow the label set.
+    const route = req.routeOptions.url ?? 'unmatched';
+    const status = String(reply.statusCode);
+    requests.inc({ route, method: req.method, status });
+    latency.observe({ route, status }, reply.elapsedTime / 1000);
+  });
+  app.addHook('onClose', async () => {
+    pools.delete(parts.pools.write);
+    pools.delete(parts.pools.read);
+    caches.delete(parts.totals);
+  });
+}

@@ -1,0 +1,112 @@
+// The reference page in a real browser: headless Chromium loads /docs from a listening service,
+// shows every path of the document, runs one request with the key entered under "Authorize", and
+// nothing it loads comes from anywhere but the service. Skipped where Chromium is not installed
+// (CI installs it).
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`skipping the /docs browser test: no Chromium at ${CHROMIUM}`);
+
+export const SCREENSHOT = path.resolve('test-results/docs.png');
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let profile: string;
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  t = await createTestApp();
+  await t.app.fastify.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.fastify.server.address() as AddressInfo).port}`;
+  profile = mkdtempSync(path.join(os.tmpdir(), 'jps-chromium-'));
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  await t?.close();
+});
+
+describe.skipIf(!haveChromium)('/docs in headless Chromium', () => {
+  it('renders every path, runs a request with the key, and loads nothing from elsewhere', async () => {
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (req) => requested.push(req.url()));
+    const consoleErrors: string[] = [];
+    page.on('pageerror', (err) => consoleErrors.push(String(err)));
+
+    await page.goto(`${base}/docs`, { waitUntil: 'networkidle0' });
+    const spec = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const paths = Object.keys(spec.paths);
+    expect(paths.length).toBeGreaterThan(8);
+    await page.waitForSelector('.opblock-summary-path', { timeout: 20_000 });
+    const shown = await page.$$eval('.opblock-summary-path', (els) =>
+      els.map((e) => e.getAttribute('data-path') ?? e.textContent?.trim() ?? ''),
+    );
+    expect([...shown].sort()).toEqual([...paths].sort());
+
+    // Authorize with the bearer key.
+    await page.click('.auth-wrapper .authorize');
+    await page.waitForSelector('.modal-ux input');
+    const bearerInput = await page.waitForSelector('.modal-ux section input[type=text], .modal-ux input');
+    await bearerInput!.type(t.key);
+    await page.click('.modal-ux .auth-btn-wrapper .authorize');
+    await page.click('.modal-ux .btn-done, .modal-ux .close-modal');
+
+    // Open "Count matching jobs" and run it.
+    const OP = '#operations-default-countMatchingJobs';
+    const apiCalls: { url: string; auth?: string }[] = [];
+    page.on('request', (req) => {
+      if (req.url().includes('/v1/jobs/count'))
+        apiCalls.push({ url: req.url(), auth: req.headers().authorization });
+    });
+    await page.click(`${OP} .opblock-summary`);
+    await page.waitForSelector(`${OP} .try-out__btn`);
+    await page.click(`${OP} .try-out__btn`);
+    await page.click(`${OP} .execute`);
+    await page.waitForSelector(`${OP} .live-responses-table .response-col_status`, {
+      timeout: 20_000,
+    });
+    const status = await page.$eval(`${OP} .live-responses-table .response .response-col_status`, (e) =>
+      e.textContent?.trim(),
+    );
+    expect(status).toBe('200');
+    const body = await page.$eval(`${OP} .live-responses-table .microlight`, (e) => e.textContent?.trim());
+    const { rows } = await t.db.write.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM jobs WHERE state = 0',
+    );
+    expect(JSON.parse(body!)).toEqual({ count: rows[0].n });
+    expect(apiCalls).toHaveLength(1);
+    expect(apiCalls[0].auth).toBe(`Bearer ${t.key}`);
+
+    mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    expect(consoleErrors).toEqual([]);
+    const elsewhere = requested.filter((u) => !u.startsWith(`${base}/`) && !u.startsWith('data:'));
+    expect(elsewhere).toEqual([]);
+    expect(requested).toContain(`${base}/openapi.json`);
+  }, 90_000);
+});
