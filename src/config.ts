@@ -132,7 +132,7 @@ const schema = {
   },
   RESPONSE_STALL_MS: {
     doc: 'A response the client stops reading for this long is dropped',
-    default: 10_000,
+    default: 20_000,
     parse: int(100, 600_000),
   },
   REQUEST_LOG_INTERVAL_S: {

@@ -25,9 +25,16 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 
 interface Tracked {
   address: string;
-  written: number;
+  /** Bytes still queued in the process, and of those still in libuv's queue, at the last sweep. */
+  queued: number;
+  unsent: number;
   stalledSince: number | undefined;
 }
+
+// A large response is one write: `bytesWritten` counts it at once and `writableLength` holds it until
+// it completes, so progress is read from libuv's own queue, which shrinks as the kernel accepts bytes.
+const unsentOf = (socket: Socket) =>
+  (socket as unknown as { _handle?: { writeQueueSize?: number } })._handle?.writeQueueSize ?? 0;
 
 export interface ConnectionGuard {
   /** Sockets dropped so far: refused over the per-address cap, and dropped while stalled. */
@@ -53,7 +60,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits): Conn
       return;
     }
     perAddress.set(address, n);
-    sockets.set(socket, { address, written: 0, stalledSince: undefined });
+    sockets.set(socket, { address, queued: 0, unsent: 0, stalledSince: undefined });
     socket.once('close', () => {
       sockets.delete(socket);
       const left = (perAddress.get(address) ?? 1) - 1;
@@ -68,8 +75,11 @@ export function guardConnections(server: Server, limits: ConnectionLimits): Conn
     let buffered = 0;
     for (const [socket, t] of sockets) {
       const pending = socket.writableLength;
-      if (pending === 0 || socket.bytesWritten !== t.written) {
-        t.written = socket.bytesWritten;
+      const unsent = unsentOf(socket);
+      const progressed = pending < t.queued || unsent < t.unsent;
+      t.queued = pending;
+      t.unsent = unsent;
+      if (pending === 0 || progressed) {
         t.stalledSince = undefined;
         continue;
       }
