@@ -50,6 +50,8 @@ describe('the gate', () => {
       // Wait until the three are blocked on the lock, i.e. hold their slots.
       let waiting = 0;
       for (let i = 0; i < 200 && waiting < 3; i++) {
+        // Activity statistics are a snapshot per transaction: take a fresh one.
+        await locker.query('SELECT pg_stat_clear_snapshot()');
         const { rows } = await locker.query(
           `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
         );
