@@ -70,7 +70,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     exposeHeadRoutes: false,
     bodyLimit: 65_536,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // While draining, requests on open keep-alive connections are served (with Connection: close)
+    // rather than refused with Fastify's own 503, which is not in the error catalog.
+    return503OnClosing: false,
     connectionTimeout: 30_000,
     keepAliveTimeout: 5_000,
     requestTimeout: 30_000,

@@ -32,6 +32,10 @@ describe('what is expensive', () => {
     ['/v1/jobs', { title_advanced: "'manag'" }, false],
     ['/v1/jobs', { title: "'java'", country: ['US'] }, false],
     ['/v1/jobs/feed', { limit: 1000 }, false],
+    ['/v1/jobs/feed', { limit: 200, description_format: 'html' }, false],
+    ['/v1/jobs/feed', { limit: 201, description_format: 'html' }, true],
+    ['/v1/jobs/modified', { limit: 1000, description_format: 'text' }, true],
+    ['/v1/jobs/expired', { limit: 5000 }, false],
   ] as const)('%s %j → %s', (path, params, expected) => {
     expect(isExpensive(path, params)).toBe(expected);
   });
