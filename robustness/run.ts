@@ -487,10 +487,8 @@ try {
       `SIGTERM under load: exit ${code} after ${drainMs} ms; ${tally.requests} requests, statuses ${JSON.stringify(tally.statuses)}, ${tally.errors} refused after close`,
     );
     check(code === 0, `SIGTERM: exit code ${code}`);
-    check(
-      non200.every(([s]) => s === '503'),
-      `SIGTERM: statuses ${JSON.stringify(tally.statuses)}`,
-    );
+    check(non200.length === 0, `SIGTERM: an accepted request failed: ${JSON.stringify(tally.statuses)}`);
+    check(tally.violations.length === 0, `SIGTERM: ${tally.violations.slice(0, 3)}`);
     svc = undefined;
   }
 
@@ -546,18 +544,26 @@ try {
         ingest(url).on('exit', (c) => r(c));
       });
     const kills: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    const watch = new pg.Client({ connectionString: killedDb });
+    await watch.connect();
+    const rows = async () =>
+      (await watch.query('SELECT count(*)::int AS n FROM jobs').catch(() => ({ rows: [{ n: 0 }] }))).rows[0]
+        .n as number;
+    // Each load is killed once it has added rows past a mark (the first load from an empty index), so
+    // kills land early, in the middle and late; a load that finishes first is simply not killed.
+    for (const mark of [1, 1000, 2000]) {
       const child = ingest(killedDb);
-      const at = 2500 + i * 1500;
-      await sleep(at);
+      const exited = new Promise((r) => child.on('exit', r));
+      let finished = false;
+      void exited.then(() => {
+        finished = true;
+      });
+      while (!finished && (await rows()) < mark) await sleep(20);
       child.kill('SIGKILL');
-      await new Promise((r) => child.on('exit', r));
-      const c = new pg.Client({ connectionString: killedDb });
-      await c.connect();
-      const n = await c.query('SELECT count(*)::int AS n FROM jobs').catch(() => ({ rows: [{ n: 0 }] }));
-      await c.end();
-      kills.push(n.rows[0].n);
+      await exited;
+      kills.push(await rows());
     }
+    await watch.end();
     const fullCode = await run(killedDb);
     const cleanCode = await run(cleanDb);
     const snapshot = async (url: string) => {
