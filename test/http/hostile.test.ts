@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointParams } from '../../src/http/params/registry.ts';
+import { clientErrorOf, rawResponse } from '../../src/http/server-errors.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { get, type RawResponse, rawRequest } from '../helpers/raw-http.ts';
 
@@ -187,6 +188,25 @@ describe('errors below the routes', () => {
       expect(r.status, JSON.stringify(req)).toBe(400);
       expectContract(r);
       expect(JSON.parse(r.body)).toEqual({ error: 'bad request' });
+    }
+  });
+
+  it("maps each of Node's parser errors to its catalog answer (408 is exercised live by npm run robustness)", () => {
+    const cases: [string | undefined, number, string][] = [
+      ['ERR_HTTP_REQUEST_TIMEOUT', 408, 'request timeout'],
+      ['HPE_HEADER_OVERFLOW', 431, 'request header fields too large'],
+      ['HPE_INVALID_METHOD', 405, 'method not allowed'],
+      ['HPE_INVALID_HEADER_TOKEN', 400, 'bad request'],
+      [undefined, 400, 'bad request'],
+    ];
+    for (const [code, status, error] of cases) {
+      const text = rawResponse(clientErrorOf(code));
+      expect(text.startsWith(`HTTP/1.1 ${status} `), String(code)).toBe(true);
+      expect(text).toContain('content-type: application/json; charset=utf-8\r\n');
+      expect(text).toContain('x-content-type-options: nosniff\r\n');
+      expect(text).toContain('access-control-allow-origin: *\r\n');
+      expect(text).toContain('connection: close\r\n');
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({ error });
     }
   });
 
