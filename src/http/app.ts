@@ -76,10 +76,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     connectionTimeout: 30_000,
     keepAliveTimeout: 5_000,
     requestTimeout: 30_000,
-    http: { headersTimeout: 10_000, maxHeaderSize: 16_384 },
+    // Headers and request timeouts are checked every second (Node's default is 30 s), so a client that
+    // never finishes its request gets its 408 before the 30 s idle timeout closes the socket silently.
+    http: { headersTimeout: 10_000, maxHeaderSize: 16_384, connectionsCheckingInterval: 1000 },
   });
   const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX);
-  const requestLog = new RequestLog(app.log, ctx.config.REQUEST_LOG_INTERVAL_S * 1000);
+
   const gate = new ExpensiveGate({
     perProcess: ctx.config.EXPENSIVE_PER_PROCESS,
     perKey: ctx.config.EXPENSIVE_PER_ACCOUNT,
@@ -92,6 +94,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     stallMs: ctx.config.RESPONSE_STALL_MS,
     maxBufferedBytes: 64 * 1024 * 1024,
   });
+  const requestLog = new RequestLog(app.log, ctx.config.REQUEST_LOG_INTERVAL_S * 1000, () => ({
+    connections_refused: connections.stats.refused,
+    stalled_dropped: connections.stats.dropped,
+  }));
 
   // Bodies are never read: the API is read-only.
   app.removeAllContentTypeParsers();

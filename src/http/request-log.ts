@@ -12,10 +12,13 @@ export class RequestLog {
   private times: number[] = [];
   private warned = new Map<string, { at: number; suppressed: number }>();
   private timer: NodeJS.Timeout;
+  private lastCounters: Record<string, number> = {};
 
   constructor(
     private log: FastifyBaseLogger,
     private intervalMs = SUMMARY_INTERVAL_MS,
+    /** Counters reported with each summary, as the change since the previous one (e.g. dropped sockets). */
+    private counters: () => Record<string, number> = () => ({}),
   ) {
     this.timer = setInterval(() => this.flush(), intervalMs);
     this.timer.unref();
@@ -43,7 +46,18 @@ export class RequestLog {
   }
 
   flush(): void {
-    if (this.count === 0) return;
+    const now = this.counters();
+    const changed = Object.fromEntries(
+      Object.entries(now)
+        .map(([k, v]) => [k, v - (this.lastCounters[k] ?? 0)] as const)
+        .filter(([, d]) => d > 0),
+    );
+    this.lastCounters = { ...now };
+    if (this.count === 0 && Object.keys(changed).length === 0) return;
+    if (this.count === 0) {
+      this.log.info({ ...changed, interval_s: this.intervalMs / 1000 }, 'connections');
+      return;
+    }
     const sorted = this.times.sort((a, b) => a - b);
     const q = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
     this.log.info(
@@ -53,6 +67,7 @@ export class RequestLog {
         p50_ms: q(0.5),
         p99_ms: q(0.99),
         max_ms: Math.round(sorted[sorted.length - 1]),
+        ...changed,
         interval_s: this.intervalMs / 1000,
       },
       'requests',

@@ -210,6 +210,15 @@ describe('errors below the routes', () => {
     }
   });
 
+  it('a request whose headers never end gets a catalog 408, not a silently closed socket', async () => {
+    const t0 = Date.now();
+    const r = await rawRequest(port, 'GET /v1/jobs HTTP/1.1\r\nHost: x\r\n', 20_000);
+    expect(r.status).toBe(408);
+    expectContract(r);
+    expect(JSON.parse(r.body)).toEqual({ error: 'request timeout' });
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  }, 30_000);
+
   it('the service keeps serving after all of them', async () => {
     const r = await rawRequest(port, get('/v1/jobs?limit=1', { authorization: `Bearer ${key()}` }));
     expect(r.status).toBe(200);
