@@ -75,6 +75,23 @@ describe('RequestLog', () => {
     expect(JSON.stringify(lines)).not.toContain(KEY);
   });
 
+  it('summaries carry the change of the connection counters since the previous one', () => {
+    const { lines, log } = capture('info');
+    const counters = { stalled_dropped: 0, connections_refused: 0 };
+    const rl = new RequestLog(log, 60_000, () => counters);
+    rl.record('GET', '/v1/jobs', 200, 1);
+    counters.stalled_dropped = 3;
+    rl.flush();
+    counters.stalled_dropped = 5;
+    counters.connections_refused = 2;
+    rl.flush();
+    rl.flush();
+    rl.close();
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ msg: 'requests', requests: 1, stalled_dropped: 3 });
+    expect(lines[1]).toMatchObject({ msg: 'connections', stalled_dropped: 2, connections_refused: 2 });
+  });
+
   it('repeated warnings are logged once per interval, with the number suppressed', () => {
     const { lines, log } = capture('info');
     const rl = new RequestLog(log, 50);
