@@ -120,6 +120,31 @@ const schema = {
     parse: bool,
   },
   DEMO_DATA: { doc: 'Load the demo dataset into an empty index on start', default: true, parse: bool },
+  EXPENSIVE_PER_PROCESS: {
+    doc: 'Expensive requests (collapse, deep offset, description search, prefix terms) run at once per process',
+    default: 4,
+    parse: int(1, 1000),
+  },
+  EXPENSIVE_PER_ACCOUNT: {
+    doc: 'Expensive requests one account may run at once per process',
+    default: 2,
+    parse: int(1, 1000),
+  },
+  CONNECTIONS_PER_ADDRESS: {
+    doc: 'Open connections per client address and process',
+    default: 128,
+    parse: int(1, 100_000),
+  },
+  RESPONSE_STALL_MS: {
+    doc: 'A response the client stops reading for this long is dropped',
+    default: 20_000,
+    parse: int(100, 600_000),
+  },
+  REQUEST_LOG_INTERVAL_S: {
+    doc: 'Period of the request summary line at info (each request is logged at debug)',
+    default: 60,
+    parse: int(1, 86_400),
+  },
 } satisfies Record<string, Setting<unknown>>;
 
 type Schema = typeof schema;

@@ -42,6 +42,20 @@ export const errors = {
       error: 'monthly quota exhausted',
       hint: `the monthly quota of ${quota} requests is used up; it resets at ${resetsAt}`,
     }),
-  unavailable: (hint: string) => new ApiError(503, { error: 'service unavailable', hint }),
+  unavailable: (hint: string, retryAfterSeconds = 1) =>
+    new ApiError(503, { error: 'service unavailable', hint }, { 'retry-after': String(retryAfterSeconds) }),
+  /** Too much expensive work in flight (per process or per key); retry shortly. */
+  busy: (hint: string, retryAfterSeconds = 1) =>
+    new ApiError(
+      429,
+      { error: 'too many expensive requests', hint },
+      { 'retry-after': String(retryAfterSeconds) },
+    ),
+  // Errors of the HTTP layer itself, answered before any route runs; they never echo the request.
+  badRequest: () => new ApiError(400, { error: 'bad request' }),
+  requestTimeout: () => new ApiError(408, { error: 'request timeout' }),
+  payloadTooLarge: () => new ApiError(413, { error: 'payload too large' }),
+  uriTooLong: () => new ApiError(414, { error: 'uri too long' }),
+  headersTooLarge: () => new ApiError(431, { error: 'request header fields too large' }),
   internal: (requestId: string) => new ApiError(500, { error: 'internal error', request_id: requestId }),
 };

@@ -10,12 +10,24 @@ import { buildApp } from './http/app.ts';
 import { createLimiter } from './limiter/limiter.ts';
 import { serveMetrics } from './service/metrics-server.ts';
 import { startSchedules } from './service/schedules.ts';
+import { superviseWorkers } from './service/supervisor.ts';
 import { ensureDemoKey, loadDemoIfEmpty, prepareDatabase } from './service/setup.ts';
 
 const version = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
+
+/**
+ * Shows a new API key to the person who started the service, never to a log: on stderr only when it is a
+ * terminal, and as an IPC message when a parent process started us with a channel.
+ */
+function showKey(key: string | undefined): string {
+  if (!key) return '<API_KEY>';
+  process.send?.({ type: 'demo-key', key });
+  if (process.stderr.isTTY) return key;
+  return `${key.slice(0, 8)}… (shown in full only on a terminal; create another with: npm run cli -- keys create --account demo)`;
+}
 
 async function serve(config: Config, db: Db, announce: boolean, key?: string): Promise<() => Promise<void>> {
   const cursorSecret = (await getSetting(db.write, 'cursor_secret'))!;
@@ -30,7 +42,7 @@ async function serve(config: Config, db: Db, announce: boolean, key?: string): P
   if (announce) {
     const base = address.replace('0.0.0.0', '127.0.0.1');
     say(`\nJob Postings Search Service ${version} listening on ${base}`);
-    say(`  curl -H "Authorization: Bearer ${key ?? '<API_KEY>'}" "${base}/v1/jobs?limit=2"`);
+    say(`  curl -H "Authorization: Bearer ${showKey(key)}" "${base}/v1/jobs?limit=2"`);
     say(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health\n`);
   }
   return () => app.close();
@@ -59,13 +71,13 @@ async function primary(): Promise<void> {
   }
   const shutdown: (() => Promise<void>)[] = [];
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     say(`${signal}: draining requests and stopping`);
     for (const fn of shutdown.reverse()) await fn().catch((e) => say(`shutdown: ${(e as Error).message}`));
     await db.close();
-    process.exit(0);
+    process.exit(code);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -75,7 +87,9 @@ async function primary(): Promise<void> {
     if (loaded) say(`demo dataset loaded: ${loaded} postings`);
     const key = await ensureDemoKey(db, config);
     if (key)
-      say(`created account "demo" with the API key ${key}\n(shown once: it cannot be recovered; keep it)`);
+      say(
+        `created account "demo" with the API key ${showKey(key)}\n(shown once: it cannot be recovered; keep it)`,
+      );
     const schedules = startSchedules(db, config, (m, e) => say(e ? `${m}: ${(e as Error).message}` : m));
     shutdown.push(async () => schedules.stop());
     shutdown.push(await serveMetrics(config, db, say));
@@ -84,28 +98,22 @@ async function primary(): Promise<void> {
       return;
     }
     const env = { ...process.env, DATABASE_URL: db.url, JPS_WORKER: '1' };
-    let ready = 0;
-    for (let i = 0; i < config.WORKERS; i++) {
-      const w = cluster.fork(env);
-      w.on('message', (m) => {
-        if (m === 'ready' && ++ready === config.WORKERS) {
-          const base = `http://${config.HOST}:${config.PORT}`;
-          say(`\nJob Postings Search Service ${version} listening on ${base} (${config.WORKERS} workers)`);
-          say(`  curl -H "Authorization: Bearer ${key ?? '<API_KEY>'}" "${base}/v1/jobs?limit=2"\n`);
-        }
-      });
-    }
-    shutdown.push(async () => {
-      const exits = Object.values(cluster.workers ?? {}).map(
-        (w) =>
-          new Promise<void>((resolve) => {
-            if (!w) return resolve();
-            w.once('exit', () => resolve());
-            w.process.kill('SIGTERM');
-          }),
-      );
-      await Promise.all(exits);
+    const workers = superviseWorkers({
+      workers: config.WORKERS,
+      env,
+      log: say,
+      onReady() {
+        const base = `http://${config.HOST}:${config.PORT}`;
+        say(`\nJob Postings Search Service ${version} listening on ${base} (${config.WORKERS} workers)`);
+        say(`  curl -H "Authorization: Bearer ${showKey(key)}" "${base}/v1/jobs?limit=2"\n`);
+      },
+      // No worker can serve: exit non-zero so that a supervisor (systemd, Kubernetes) notices and acts.
+      onGiveUp(reason) {
+        say(`cannot serve: ${reason}; stopping`);
+        void stop('give-up', 1);
+      },
     });
+    shutdown.push(() => workers.stop());
   } catch (err) {
     say(`start-up failed: ${(err as Error).message}`);
     await db.close();

@@ -86,20 +86,42 @@ export async function withTransaction<T>(
   }
 }
 
+// SQLSTATEs meaning "the database cannot serve this now, retry": connection exceptions (08), too many
+// connections and other exhausted resources (53), operator intervention (57P: shutdown, cannot connect
+// now, database dropped), a database that does not exist (3D000) or refuses the login (28), and
+// hot-standby conflicts (40001). 57014 is statement_timeout.
+const UNAVAILABLE_STATE = /^(08|53|57P|28|3D000$|57014$|40001$|40P01$)/;
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_MESSAGE = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated',
+  'Client has encountered a connection error',
+  'Cannot use a pool after calling end',
+  'is not currently accepting connections', // 55000 with ALLOW_CONNECTIONS false
+  'the database system is', // starting up / shutting down / in recovery mode
+];
+
+/** True when `err` means the database is unreachable or refusing, or a query timed out: a 503, not a 500. */
 export function isTimeoutOrConnectionError(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  if (e?.code === '57014') return true; // query_canceled (statement_timeout)
-  // A replica cancels a read that conflicts with the WAL it replays (the API never serialises writes).
-  if (e?.code === '40001' || e?.code === '57P04') return true;
-  if (e?.code === '57P01' || e?.code === '57P02' || e?.code === '57P03') return true; // admin shutdown etc.
-  if (e?.code === '08006' || e?.code === '08003' || e?.code === '08001') return true;
-  if (e?.code === 'ECONNREFUSED' || e?.code === 'ECONNRESET' || e?.code === 'EPIPE') return true;
-  const msg = e?.message ?? '';
-  return (
-    msg.includes('timeout exceeded when trying to connect') ||
-    msg.includes('Connection terminated') ||
-    msg.includes('Client has encountered a connection error')
-  );
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown };
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (/^[0-9A-Z]{5}$/.test(code) && UNAVAILABLE_STATE.test(code)) return true;
+  if (UNAVAILABLE_ERRNO.has(code)) return true;
+  const msg = typeof e.message === 'string' ? e.message : '';
+  if (UNAVAILABLE_MESSAGE.some((m) => msg.includes(m))) return true;
+  // net.connect to a host with several addresses fails with an AggregateError of the attempts.
+  return Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isTimeoutOrConnectionError);
 }
 
 /** Runs several reads of `fn` on one snapshot (also on a hot standby). */

@@ -1,34 +1,37 @@
 // buildApp: the Fastify application, not yet listening. Global behaviour of every response lives here:
 // the three headers, CORS preflight, 405, 404, trailing slashes, the error catalog, key redaction.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import http from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import { isTimeoutOrConnectionError } from '../db/pool.ts';
 import { ApiError, errors } from '../errors.ts';
 import { PgTotalsStore } from '../db/totals-store.ts';
 import { TotalsCache } from '../search/totals.ts';
 import { Authenticator, extractKey } from './auth.ts';
+import { guardConnections } from './connections.ts';
+import { ExpensiveGate, isExpensive } from './expensive.ts';
 import { type Limiter, rateLimitHeaders } from '../limiter/limits.ts';
 import { registerDocs } from './docs.ts';
 import { countDecisions, instrumentApp } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { parseQueryString } from './params/registry.ts';
+import { redactUrl } from './redact.ts';
+import { RequestLog } from './request-log.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { feedRoutes } from './routes/feeds.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { metaRoutes } from './routes/meta.ts';
 import type { AppContext, Route } from './routes/types.ts';
+import { answerConnect, COMMON_HEADERS, onClientError, onFrameworkError } from './server-errors.ts';
 
 export const routes: Route[] = [...feedRoutes, ...jobRoutes, ...companyRoutes, ...metaRoutes];
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+// Every method Node parses is routed on every known path, so each non-GET one gets its 405 (CONNECT
+// never reaches a router: see answerConnect).
+const ALL_METHODS = http.METHODS.filter((m) => m !== 'CONNECT');
 
 const unavailable = () =>
-  errors.unavailable('the query took too long or the database is unavailable; retry later');
-
-/** The request URL with any api_key value replaced, for logs. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]api_key=)[^&#]*/gi, '$1[REDACTED]');
-}
+  errors.unavailable('the query took too long or the database is unavailable; retry later', 2);
 
 export interface BuildOptions {
   ctx: AppContext;
@@ -60,29 +63,48 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
               censor: '[REDACTED]',
             },
             serializers: {
+              // Request lines are written by RequestLog; these keep any other line that carries a request safe.
               req(req: FastifyRequest) {
                 return { method: req.method, url: redactUrl(req.url), remoteAddress: req.ip };
               },
             },
             ...(typeof opts.logger === 'object' ? opts.logger : {}),
           },
+    logController: new LogController({ disableRequestLogging: true }),
+    clientErrorHandler: onClientError,
+    frameworkErrors: onFrameworkError,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: false, maxParamLength: 2048 },
     exposeHeadRoutes: false,
     bodyLimit: 65_536,
     requestIdHeader: false,
-    // A request that reached the server before it began closing is served (with Connection: close),
-    // never answered 503: a load balancer retries a refused connection on another host, not an answer.
+    // While draining, requests on open keep-alive connections are served (with Connection: close)
+    // rather than refused with Fastify's own 503, which is not in the error catalog.
     return503OnClosing: false,
-    // A URL that is not valid percent-encoding: the catalog's plain 400, not Fastify's own body.
-    frameworkErrors: (_err, _req, reply) => {
-      (reply as FastifyReply).code(400).send(JSON.stringify({ error: 'bad request' }));
-    },
     connectionTimeout: 30_000,
     keepAliveTimeout: 5_000,
     requestTimeout: 30_000,
-    http: { headersTimeout: 10_000, maxHeaderSize: 16_384 },
+    // Headers and request timeouts are checked every second (Node's default is 30 s), so a client that
+    // never finishes its request gets its 408 before the 30 s idle timeout closes the socket silently.
+    http: { headersTimeout: 10_000, maxHeaderSize: 16_384, connectionsCheckingInterval: 1000 },
   });
   const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX);
+
+  const gate = new ExpensiveGate({
+    perProcess: ctx.config.EXPENSIVE_PER_PROCESS,
+    perKey: ctx.config.EXPENSIVE_PER_ACCOUNT,
+  });
+  const known = new Set(app.supportedMethods);
+  for (const m of ALL_METHODS) if (!known.has(m)) app.addHttpMethod(m);
+  answerConnect(app.server);
+  const connections = guardConnections(app.server, {
+    perAddress: ctx.config.CONNECTIONS_PER_ADDRESS,
+    stallMs: ctx.config.RESPONSE_STALL_MS,
+    maxBufferedBytes: 64 * 1024 * 1024,
+  });
+  const requestLog = new RequestLog(app.log, ctx.config.REQUEST_LOG_INTERVAL_S * 1000, () => ({
+    connections_refused: connections.stats.refused,
+    stalled_dropped: connections.stats.dropped,
+  }));
 
   // Bodies are never read: the API is read-only.
   app.removeAllContentTypeParsers();
@@ -91,10 +113,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     done(null, undefined);
   });
 
-  app.addHook('onRequest', async (_req, reply) => {
-    reply.header('content-type', JSON_TYPE);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('access-control-allow-origin', '*');
+  app.addHook('onRequest', async (req, reply) => {
+    reply.headers(COMMON_HEADERS);
+    // Before any body handling, so no method (QUERY without a content type, say) can fail differently.
+    if (!req.is404 && req.method !== 'GET' && req.method !== 'OPTIONS')
+      return sendError(reply, errors.methodNotAllowed());
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    requestLog.record(req.method, req.url, reply.statusCode, reply.elapsedTime);
   });
   // Fastify adds no Cache-Control or ETag; make sure nothing else does either.
   app.addHook('onSend', async (req, reply, payload) => {
@@ -115,24 +141,24 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof ApiError) return sendError(reply, err);
     if (isTimeoutOrConnectionError(err)) {
-      req.log.warn({ err }, 'database unavailable or query timed out');
+      requestLog.warnOnce(
+        'unavailable',
+        { code: (err as { code?: string }).code },
+        'database unavailable or query timed out',
+      );
       return sendError(reply, unavailable());
     }
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       // Errors of the HTTP layer itself (malformed URL, oversized body): a plain message, nothing internal.
-      return reply
-        .code(status)
-        .send(JSON.stringify({ error: status === 413 ? 'payload too large' : 'bad request' }));
+      return sendError(reply, status === 413 ? errors.payloadTooLarge() : errors.badRequest());
     }
-    req.log.error({ err }, 'unhandled error');
+    req.log.error({ err, url: redactUrl(req.url) }, 'unhandled error');
     return sendError(reply, errors.internal(String(req.id)));
   });
 
-  app.setNotFoundHandler((req, reply) => {
-    if (req.method === 'OPTIONS') return preflight(reply);
-    return sendError(reply, errors.unknownEndpoint());
-  });
+  // An unknown path is a 404 whatever the method, OPTIONS included: there is nothing to preflight.
+  app.setNotFoundHandler((_req, reply) => sendError(reply, errors.unknownEndpoint()));
 
   const preflight = (reply: import('fastify').FastifyReply) =>
     reply
@@ -154,7 +180,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       url: path,
       handler: async (req, reply) => {
         if (req.method === 'OPTIONS') return preflight(reply);
-        if (req.method !== 'GET') return sendError(reply, errors.methodNotAllowed());
         const out = await handler(req);
         for (const [k, v] of Object.entries(out.headers ?? {})) reply.header(k, v);
         return reply.code(out.status ?? 200).send(out.body);
@@ -167,12 +192,20 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       const qs = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
       const query = parseQueryString(qs);
       const headers: Record<string, string> = {};
+      let accountId = 0;
       if (route.auth) {
         const owner = await authenticator.authenticate(extractKey(req.headers.authorization, query));
+        accountId = owner.account_id;
         if (limiter) Object.assign(headers, rateLimitHeaders(await limiter.take(owner)));
       }
+      let release: (() => void) | undefined;
       try {
-        const out = await route.run(ctx, query, req);
+        // PostgreSQL text cannot hold U+0000: no id or slug contains one, so such a path names nothing.
+        for (const v of Object.values((req.params ?? {}) as Record<string, string>))
+          if (v.includes('\0')) throw errors.notFound();
+        const out = await route.run(ctx, query, req, (params) => {
+          if (isExpensive(route.path, params)) release = gate.enter(accountId);
+        });
         return { ...out, headers };
       } catch (err) {
         // Errors after authentication still carry the rate-limit headers.
@@ -180,6 +213,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
           err instanceof ApiError ? err : isTimeoutOrConnectionError(err) ? unavailable() : undefined;
         if (known) throw new ApiError(known.status, known.body, { ...headers, ...known.headers });
         throw err;
+      } finally {
+        release?.();
       }
     });
   }
@@ -194,7 +229,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     fastify: app,
     authenticator,
     async close() {
+      connections.stop();
       await app.close();
+      requestLog.close();
       await authenticator.close();
       await limiter?.close();
     },

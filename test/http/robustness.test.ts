@@ -17,7 +17,8 @@ let locker: pg.Client;
 beforeAll(async () => {
   t = await createTestApp({
     env: { STATEMENT_TIMEOUT_MS: '300' },
-    logger: { level: 'info', stream: sink },
+    // debug: every request gets its own line (info only has the periodic summary).
+    logger: { level: 'debug', stream: sink },
     limiter: new MemoryLimiter(),
   });
   locker = new pg.Client({ connectionString: t.db.url });
@@ -80,5 +81,36 @@ describe('logs', () => {
     expect(text).toContain('api_key=[REDACTED]');
     expect(text).not.toContain(t.key);
     expect(text).not.toContain(t.key.slice(4, 30));
+  });
+
+  it('never show a key whose parameter name is percent-encoded, which authentication still accepts', async () => {
+    const hex = t.key.slice(4);
+    for (const name of ['api%5Fkey', '%61pi_key', '%61%70%69%5f%6b%65%79', 'api_k%65y']) {
+      lines.length = 0;
+      const r = await t.app.fastify.inject({ url: `/v1/meta?${name}=${t.key}` });
+      expect(r.statusCode, name).toBe(200);
+      const text = lines.join('');
+      expect(text, name).toContain('[REDACTED]');
+      expect(text, name).not.toContain(hex.slice(0, 24));
+    }
+    // A key anywhere else in the URL (a path, another parameter, percent-encoded) is not logged either.
+    lines.length = 0;
+    const enc = [...t.key].map((ch) => `%${ch.charCodeAt(0).toString(16)}`).join('');
+    await t.get(`/v1/jobs/${t.key}`);
+    await t.get(`/v1/jobs?title=${t.key}`);
+    await t.get(`/v1/jobs?title=${enc}`);
+    await t.get(`/v1/companies/${enc}`);
+    const text = lines.join('');
+    expect(text).toContain('[REDACTED]');
+    expect(text).not.toContain(hex.slice(0, 24));
+    expect(text).not.toContain(enc.slice(12, 60));
+  });
+
+  it('log URLs are cut to 512 characters', async () => {
+    lines.length = 0;
+    await t.get(`/v1/jobs?organization=${'x'.repeat(190)}&city=${'y'.repeat(190)}&region=${'z'.repeat(190)}`);
+    const line = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request');
+    expect(line.url.length).toBeLessThan(540);
+    expect(line.url).toMatch(/…\(\d+ chars\)$/);
   });
 });

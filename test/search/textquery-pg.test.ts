@@ -267,3 +267,43 @@ describe('property: PostgreSQL to_tsquery as the oracle for the operator syntax'
     expect(tally.bothAccept).toBeGreaterThan(50);
   });
 });
+
+describe('deep and stacked queries never reach PostgreSQL as an error', () => {
+  const negations = (n: number) => `${'!'.repeat(n)}java`;
+  it.each([1, 16, 17, 31, 32, 33, 64, 200])('%i stacked ! before a term', async (n) => {
+    const ours = tryParse(parseAdvancedQuery, negations(n));
+    if (n <= 16) await expectUsable(ours!);
+    else expect(ours).toBeNull();
+  });
+
+  it('nested parentheses with negations: accepted ones are usable, the rest are a TextQueryError', async () => {
+    const shapes = [
+      `${'!('.repeat(40)}java${')'.repeat(40)}`,
+      `${'('.repeat(200)}java${')'.repeat(200)}`,
+      `a | b & c <-> ${'!'.repeat(16)}d`,
+      `a | b & c <-> ${'!'.repeat(29)}d`,
+      Array.from({ length: 32 }, (_, i) => `w${i}`).join(' | '),
+      Array.from({ length: 32 }, (_, i) => `!w${i}`).join(' <-> '),
+      Array.from({ length: 16 }, (_, i) => `(w${i}`).join(' & ') + ')'.repeat(16),
+    ];
+    for (const q of shapes) {
+      const ours = tryParse(parseAdvancedQuery, q);
+      if (ours !== null) await expectUsable(ours);
+    }
+  });
+
+  it('Google-style: many terms, exclusions and ORs stay within what PostgreSQL accepts', async () => {
+    const shapes = [
+      Array.from({ length: 32 }, (_, i) => `w${i}`).join(' OR '),
+      Array.from({ length: 32 }, (_, i) => `-w${i}`).join(' '),
+      Array.from({ length: 16 }, (_, i) => `-w${i} OR x${i}`).join(' '),
+      `"${Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ')}"`,
+      '-'.repeat(100) + 'java',
+    ];
+    for (const q of shapes) {
+      const ours = tryParse(parseWebQuery, q);
+      expect(ours, q).not.toBeNull();
+      await expectUsable(ours!);
+    }
+  });
+});

@@ -190,6 +190,8 @@ export function parseParams<E extends Endpoint>(endpoint: E, query: RawQuery): E
       throw new ParamError(name, 'given more than once; send one value (use commas for lists)');
     const raw = values[0];
     if (raw === '') throw new ParamError(name, 'empty value');
+    // PostgreSQL text cannot hold U+0000: refused here, once, for every parameter.
+    if (raw.includes('\0')) throw new ParamError(name, 'must not contain the NUL character (%00)');
     out[name] = def.codec.parse(raw, name);
   }
   // Each value came from the codec of its name, so the object has the endpoint's parameter types.

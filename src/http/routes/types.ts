@@ -39,9 +39,17 @@ export interface RouteDef<E extends ParamList = ParamList> {
   handle(ctx: AppContext, params: ParamsFor<E>, req: FastifyRequest): Promise<Reply>;
 }
 
-/** A route as the app registers it: it validates its own query into its typed parameters. */
+/**
+ * A route as the app registers it: it validates its own query into its typed parameters; `admit` sees
+ * them before the handler runs (the expensive-work gate).
+ */
 export interface Route extends Omit<RouteDef, 'handle'> {
-  run(ctx: AppContext, query: RawQuery, req: FastifyRequest): Promise<Reply>;
+  run(
+    ctx: AppContext,
+    query: RawQuery,
+    req: FastifyRequest,
+    admit?: (params: Readonly<Record<string, unknown>>) => void,
+  ): Promise<Reply>;
 }
 
 export function route<E extends ParamList>(def: RouteDef<E>): Route {

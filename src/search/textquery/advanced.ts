@@ -26,6 +26,21 @@ type Token =
 // characters (the text parser then treats them as blanks).
 const WORD_END = new Set(['&', '|', '!', '(', ')', '<', ':']);
 const PHRASE_OPERATOR_HINT = 'use <-> (followed by) or <N> with N from 0 to 16384';
+// to_tsquery keeps pending operators on a 32-deep stack and `!` is right-associative, so about 30
+// stacked negations overflow it ("tsquery stack too small"); a tighter cap keeps a clear margin.
+export const MAX_STACKED_NOT = 16;
+
+/** The longest run of directly nested `!` in a tree (what to_tsquery stacks). */
+function stackedNots(node: QueryNode, run = 0): number {
+  switch (node.kind) {
+    case 'term':
+      return run;
+    case 'not':
+      return stackedNots(node.child, run + 1);
+    default:
+      return Math.max(run, stackedNots(node.left), stackedNots(node.right));
+  }
+}
 
 function fail(message: string, pos: number): never {
   throw new TextQueryError(message, pos);
@@ -243,6 +258,9 @@ export function compileAdvancedQuery(input: string): string {
   checkTermCount(tokens.reduce((n, t) => n + (t.kind === 'operand' ? t.words : 0), 0));
   const cleaned = removeEmptyTerms(new Parser(tokens, input.includes('"')).parse());
   if (!cleaned) throw new TextQueryError(NO_SEARCHABLE_TERM);
+  if (stackedNots(cleaned) > MAX_STACKED_NOT) {
+    throw new TextQueryError(`Too many stacked "!": at most ${MAX_STACKED_NOT} negations in a row.`);
+  }
   try {
     return printQuery(cleaned);
   } catch (err) {

@@ -1,0 +1,106 @@
+// Keeps WORKERS HTTP worker processes alive (node:cluster). A worker that dies is forked again and the
+// event logged; replacements that keep dying are spaced out with exponential backoff; when no worker
+// manages to serve at all the supervisor gives up, so that whatever runs the primary sees it fail
+// instead of a live process behind a port nobody listens on.
+import cluster, { type Worker } from 'node:cluster';
+
+export interface SupervisorOptions {
+  workers: number;
+  env: NodeJS.ProcessEnv;
+  log: (msg: string) => void;
+  /** Called once, when every first-generation worker is listening. */
+  onReady?: () => void;
+  /** Called when the service cannot serve: no worker listening and replacements failing. */
+  onGiveUp: (reason: string) => void;
+  /** Deaths within `windowMs` beyond `workers` start the backoff. */
+  windowMs?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Consecutive workers that die before listening, while none is listening, before giving up. */
+  maxFailedStarts?: number;
+}
+
+export interface Supervisor {
+  /** Live workers (forked and not exited). */
+  readonly size: number;
+  /** Workers forked as replacements so far. */
+  readonly restarts: number;
+  /** SIGTERM to every worker; resolves when all have exited. No replacement is forked after this. */
+  stop(): Promise<void>;
+}
+
+export function superviseWorkers(opts: SupervisorOptions): Supervisor {
+  const windowMs = opts.windowMs ?? 30_000;
+  const baseDelayMs = opts.baseDelayMs ?? 500;
+  const maxDelayMs = opts.maxDelayMs ?? 30_000;
+  const maxFailedStarts = opts.maxFailedStarts ?? 5;
+  const live = new Set<Worker>();
+  const listening = new Set<Worker>();
+  const deaths: number[] = [];
+  let failedStarts = 0;
+  let restarts = 0;
+  let initialReady = 0;
+  let stopping = false;
+  let pending = 0;
+
+  const fork = () => {
+    const w = cluster.fork(opts.env);
+    live.add(w);
+    w.on('message', (m) => {
+      if (m !== 'ready') return;
+      listening.add(w);
+      failedStarts = 0;
+      if (++initialReady === opts.workers) opts.onReady?.();
+    });
+    w.on('exit', (code, signal) => {
+      live.delete(w);
+      const wasListening = listening.delete(w);
+      if (stopping) return;
+      const how = signal ? `signal ${signal}` : `code ${code}`;
+      if (!wasListening) failedStarts++;
+      if (listening.size === 0 && failedStarts >= maxFailedStarts) {
+        stopping = true;
+        opts.onGiveUp(`${failedStarts} workers in a row died before listening (last: ${how})`);
+        return;
+      }
+      const now = Date.now();
+      deaths.push(now);
+      while (deaths.length && now - deaths[0] > windowMs) deaths.shift();
+      const excess = Math.max(0, deaths.length - opts.workers);
+      const delay = excess === 0 ? 0 : Math.min(maxDelayMs, baseDelayMs * 2 ** (excess - 1));
+      opts.log(
+        `worker ${w.process.pid} exited (${how}); starting a replacement${delay ? ` in ${delay} ms (${deaths.length} exits in ${windowMs / 1000} s)` : ''}`,
+      );
+      pending++;
+      setTimeout(() => {
+        pending--;
+        if (stopping) return;
+        restarts++;
+        fork();
+      }, delay);
+    });
+  };
+  for (let i = 0; i < opts.workers; i++) fork();
+
+  return {
+    get size() {
+      return live.size + pending;
+    },
+    get restarts() {
+      return restarts;
+    },
+    async stop() {
+      stopping = true;
+      await Promise.all(
+        [...live].map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              if (w.isDead()) return resolve();
+              w.once('exit', () => resolve());
+              w.process.kill('SIGTERM');
+            }),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// Worker supervision with real processes: a killed worker is replaced and logged, replacements that
+// keep dying back off, and a service that cannot serve at all makes the primary exit non-zero.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const script = fileURLToPath(new URL('../helpers/supervised.ts', import.meta.url));
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of started.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+function startPrimary(mode: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, WORKER_MODE: mode, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let out = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  const waitFor = async (re: RegExp, ms: number): Promise<RegExpMatchArray> => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const m = out.match(re);
+      if (m) return m;
+      if (Date.now() > end) throw new Error(`no ${re} within ${ms} ms in:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, waitFor, exit, output: () => out };
+}
+
+describe('worker supervision', () => {
+  it('a worker killed with SIGKILL is replaced within seconds, and the event is logged', async () => {
+    const p = startPrimary('serve');
+    await p.waitFor(/all ready/, 20_000);
+    const pid = Number(p.output().match(/worker (\d+) ready/)![1]);
+    const before = Date.now();
+    process.kill(pid, 'SIGKILL');
+    await p.waitFor(new RegExp(`worker ${pid} exited \\(signal SIGKILL\\); starting a replacement`), 5000);
+    const ready = [...p.output().matchAll(/worker (\d+) ready/g)].map((m) => Number(m[1]));
+    await p.waitFor(/(worker \d+ ready[\s\S]*){3}/, 10_000);
+    expect(Date.now() - before).toBeLessThan(10_000);
+    expect(new Set([...p.output().matchAll(/worker (\d+) ready/g)].map((m) => m[1])).size).toBe(3);
+    expect(ready).toContain(pid);
+    // SIGTERM still stops everything cleanly.
+    p.child.kill('SIGTERM');
+    expect(await p.exit).toBe(0);
+  });
+
+  it('workers that keep dying are replaced with growing delays', async () => {
+    const p = startPrimary('flap');
+    const m = await p.waitFor(/in (\d+) ms[\s\S]*in (\d+) ms[\s\S]*in (\d+) ms/, 30_000);
+    const delays = [Number(m[1]), Number(m[2]), Number(m[3])];
+    expect(delays[1]).toBeGreaterThan(delays[0]);
+    expect(delays[2]).toBeGreaterThan(delays[1]);
+  });
+
+  it('when no worker can start, the primary gives up and exits non-zero', async () => {
+    const p = startPrimary('crash');
+    const code = await Promise.race([p.exit, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
+    expect(code).toBe(1);
+    expect(p.output()).toMatch(/cannot serve: 5 workers in a row died before listening \(last: code 3\)/);
+  });
+});
