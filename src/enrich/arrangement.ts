@@ -12,7 +12,7 @@ const HYBRID_PHRASES = [
   String.raw`(?:work|working|operate|operating) (?:on a |in a )?hybrid(?:ly)?\b`,
   String.raw`\bhybrid\s*(?:[(:–—-]\s*)?${N}\s*(?:days?|x)`,
   String.raw`${N}\s*(?:days?|x)\s*(?:${WEEK}\s*)?(?:in|at|from|on[- ]site at|onsite at)\s+(?:the|our|your)?\s*(?:[\p{L}.'-]+\s+){0,3}(?:office|offices|site|hub|studio|campus)`,
-  String.raw`(?:in|at) (?:the|our) (?:[\p{L}.'-]+\s+){0,3}(?:office|hub|studio) (?:for )?${N}\s*days?\s*${WEEK}`,
+  String.raw`(?:in|at|from) (?:the|our) (?:[\p{L}.'-]+\s+){0,3}(?:office|hub|studio) (?:for )?${N}\s*days?\s*${WEEK}`,
   String.raw`${N} (?:office|in-office|on-site|onsite) days`,
   String.raw`split (?:your|their|our) (?:time|week) between (?:home|remote work|the office|our office)`,
   String.raw`(?:mix|combination|blend) of (?:remote|home|working from home|home working) and (?:office|on-site|onsite|in-office)`,

@@ -155,7 +155,8 @@ function mergeLocation(
   for (const c of geo.cities) addCity(c);
 
   const timezones: string[] = [];
-  for (const z of [...strings(loc.timezones), ...geo.timezones]) if (!timezones.includes(z)) timezones.push(z);
+  for (const z of [...strings(loc.timezones), ...geo.timezones])
+    if (!timezones.includes(z)) timezones.push(z);
   // A country no zone belongs to (given by the source, absent from the strings) gets its own zones.
   const covered = new Set(timezones.flatMap((z) => countriesOfZone(z)));
   for (const cc of codes) {

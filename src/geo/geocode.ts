@@ -188,7 +188,10 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
       .map((p) => p.trim())
       .filter(Boolean);
     // The country first: "Germany - Berlin", and Workday's "DE - Munich" or "CA - Toronto" (an ISO-2 code).
-    if (parts.length > 1 && (lookupCountry(parts[0]) || (/^[A-Z]{2}$/.test(parts[0]) && isCountryCode(parts[0]))))
+    if (
+      parts.length > 1 &&
+      (lookupCountry(parts[0]) || (/^[A-Z]{2}$/.test(parts[0]) && isCountryCode(parts[0])))
+    )
       parts.reverse();
   }
   // "Sydney NSW", "Austin TX": a trailing state code without a comma.

@@ -5,7 +5,13 @@ import { continentOfCountry, toCountryCode } from '../../src/geo/countries.ts';
 import { countriesOfZone } from '../../src/geo/gazetteer.ts';
 import type { LocationInput, PostingRecord } from '../../src/ingest/record.ts';
 
-const base: PostingRecord = { id: 'x:1', source: 'workday', title: 'Engineer', company: { name: 'Acme' }, url: 'https://a.example/1' };
+const base: PostingRecord = {
+  id: 'x:1',
+  source: 'workday',
+  title: 'Engineer',
+  company: { name: 'Acme' },
+  url: 'https://a.example/1',
+};
 
 interface Case {
   name: string;
