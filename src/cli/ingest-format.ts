@@ -1,4 +1,4 @@
-// ingest --format ADAPTER [--source SLUG] [--company NAME] [--expire-missing] <file|dir>...:
+// ingest --format ADAPTER [--source SLUG] [--company NAME] [--board TOKEN] [--expire-missing] <file|dir>...:
 // saved source payloads through the adapters and the same pipeline as everything else.
 import { convertPayloadFiles } from '../ingest/adapters/index.ts';
 import { expireMissingFromBoard, ingestRecords } from '../ingest/pipeline.ts';
@@ -15,6 +15,7 @@ export async function run(
     converted = await convertPayloadFiles(format, paths, {
       source: opts.source,
       company: opts.company ? { name: opts.company } : undefined,
+      token: opts.board,
     });
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);
