@@ -101,7 +101,8 @@ const ONSITE_RE =
 const NOISE_RE =
   /\b(?:only|based|within|in|from|the|or|and|any|location|locations|country|countries|time ?zones?|timezone|tz|friendly|first|position|role|job|work|working|offices?|\+\/- ?\d+h?|± ?\d+h?|\d+ ?h(?:ours?)?)\b/giu;
 const MULTI_RE = /^\s*\d+\s+(?:locations?|standorte|sites|offices|lieux|ubicaciones)\s*$/i;
-const SPLIT_RE = /\s*(?:;|\||•|·|\n|\s\/\s|(?<=\p{L})\/(?=\p{L})|\bor\b|\boder\b|\bou\b)\s*/iu;
+// Lower-case "or" only: "OR" is Oregon ("Portland, OR").
+const SPLIT_RE = /\s*(?:;|\||•|·|\n|\s\/\s|(?<=\p{L})\/(?=\p{L})|\bor\b|\boder\b|\bou\b)\s*/u;
 const POSTCODE_RE = /\b(?:\d{4,6}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})\b/g;
 const AREA_RE =
   /^(?:greater|metro(?:politan)?|grand)\s+|\s+(?:area|metro(?:politan)?(?: area)?|region|city area)$/i;
