@@ -98,6 +98,8 @@ const COMPOUND = /,|\s[-–—]\s|\(/;
 interface MergedLocation {
   codes: string[];
   cities: string[];
+  /** Folded gazetteer names of the cities ("New York" and "NYC" both "new york city"), for matching. */
+  cityKeys: string[];
   regions: string[];
   timezones: string[];
   continents: string[];
@@ -130,10 +132,12 @@ function mergeLocation(
     regions.push(name);
     for (const k of keys) if (k) seenRegion.add(k);
   };
+  const cityKeys: string[] = [];
   const addCity = (name: string, canonical?: string) => {
     const keys = [foldKey(name), canonical ? foldKey(canonical) : ''];
     if (keys.some((k) => k && seenCity.has(k))) return;
     cities.push(name);
+    cityKeys.push(keys[1] || keys[0]);
     for (const k of keys) if (k) seenCity.add(k);
   };
   const ctx = { countries: givenCodes, currency };
@@ -142,13 +146,17 @@ function mergeLocation(
   for (const r of givenRegions) addRegion(r, geocode([r], ctx).regions[0]);
   for (const c of givenCities) {
     const g = geocode([c], ctx);
-    if (COMPOUND.test(c)) {
+    // Read with its state or country only when that agrees with the given countries ("Washington, D.C."
+    // is not the English town).
+    const agrees = !givenCodes.length || g.countries.some((cc) => givenCodes.includes(cc));
+    if (COMPOUND.test(c) && agrees) {
       // A city given with its state or country: the city, and the region and country it names.
       for (const cc of g.countries) addCountry(cc);
       for (const r of g.regions) addRegion(r);
       const name = g.cities[0] ?? c.split(COMPOUND)[0].trim();
       if (name) addCity(name, g.cities[0]);
-    } else addCity(c, g.cities[0]);
+    } else if (COMPOUND.test(c)) addCity(c.split(COMPOUND)[0].trim() || c);
+    else addCity(c, agrees ? g.cities[0] : undefined);
   }
   for (const cc of geo.countries) addCountry(cc);
   for (const r of geo.regions) addRegion(r);
@@ -172,7 +180,7 @@ function mergeLocation(
     if (k && !continents.includes(k)) continents.push(k);
   }
   for (const k of geo.continents) if (!continents.includes(k)) continents.push(k);
-  return { codes, cities, regions, timezones, continents };
+  return { codes, cities, cityKeys, regions, timezones, continents };
 }
 
 export function enrichPosting(rec: PostingRecord): EnrichedPosting {
@@ -255,6 +263,7 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
     location,
     country_codes: codes,
     continents,
+    city_keys: place.cityKeys,
     remote_location: remoteLocation,
     employment_type: employmentType,
     work_arrangement: arrangement,

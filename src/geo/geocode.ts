@@ -177,7 +177,11 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
     .map((p) =>
       p
         .replace(/^[\s\-–—:]+|[\s\-–—:]+$/g, '')
+        // "Greater Austin Area": both ends.
         .replace(AREA_RE, '')
+        .replace(AREA_RE, '')
+        // "D.C.", "N.Y.": a dotted code.
+        .replace(/^((?:[A-Z]\.){2,3})$/, (m) => m.replace(/\./g, ''))
         // "Dublin 2": a postal district number.
         .replace(/\s+\d{1,2}$/, ''),
     )
@@ -216,7 +220,8 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
       if (c) return withCity(place, c);
     }
     if (/^[A-Z]{2}$/.test(p) && stateOrCountry(p)) return { zones, ambiguousCode: p };
-    const cc = /^[A-Z]{2}$/.test(p) ? (isCountryCode(p) ? p : undefined) : lookupCountry(p);
+    // "UK" is no ISO code but names a country.
+    const cc = /^[A-Z]{2}$/.test(p) ? (isCountryCode(p) ? p : lookupCountry(p)) : lookupCountry(p);
     if (cc) {
       place.cc = cc;
       // City-states: "Singapore", "Hong Kong", "Luxembourg" are also their main city.
@@ -276,7 +281,11 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
     }
     rest = rest.slice(0, -1);
   } else {
-    const cc = /^[A-Z]{2}$/.test(last) ? (isCountryCode(last) ? last : undefined) : lookupCountry(last);
+    const cc = /^[A-Z]{2}$/.test(last)
+      ? isCountryCode(last)
+        ? last
+        : lookupCountry(last)
+      : lookupCountry(last);
     if (cc) {
       place.cc = cc;
       rest = rest.slice(0, -1);

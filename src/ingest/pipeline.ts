@@ -37,6 +37,12 @@ import { buildContent, changedFields, hammingHex, type JobContent, renderDoc } f
 const TYPE_RANK: Record<string, number> = { ats: 0, jobboard: 1, aggregator: 2 };
 /** Near-identical descriptions: SimHash distance at most this many bits of 64. */
 export const NEAR_IDENTICAL_BITS = 6;
+/**
+ * A board's copy of an ATS posting may frame the text with its own (an agency's introduction and
+ * reference): up to this many bits. Two postings of the same kind keep the stricter bound, since an
+ * employer's separate openings share much of their text.
+ */
+export const REPOST_BITS = 12;
 
 const LEGAL_SUFFIX =
   /\b(inc|incorporated|llc|ltd|limited|gmbh|ag|sa|sas|bv|nv|plc|corp|corporation|co|company|oy|ab|as|srl|spa|pty)\b\.?/g;
@@ -335,7 +341,10 @@ async function fold(
           (c.dedupe_key === me.dedupe_key &&
             c.desc_sig !== null &&
             me.desc_sig !== null &&
-            hammingHex(c.desc_sig, me.desc_sig) <= NEAR_IDENTICAL_BITS)),
+            hammingHex(c.desc_sig, me.desc_sig) <=
+              ((c.source_type === 'ats') !== (me.source_type === 'ats')
+                ? REPOST_BITS
+                : NEAR_IDENTICAL_BITS))),
     );
     const others = [...new Set(matches.map(survivorOf).filter((s): s is Candidate => !!s && s.id !== me.id))];
     if (!others.length) continue;
