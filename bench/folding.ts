@@ -79,12 +79,8 @@ async function main() {
   const thread = startEnrichThread();
   try {
     await prepareDatabase(db);
-    const ds = new DemoDataset({
-      jobs: opts.jobs,
-      seed: opts.seed,
-      nearDuplicates: true,
-      now: new Date('2026-06-01T12:00:00Z'),
-    });
+    // Dated up to now (the current hour), so the postings are open as they would be in a fresh crawl.
+    const ds = new DemoDataset({ jobs: opts.jobs, seed: opts.seed, nearDuplicates: true });
     const labels = new Map<string, PostingLabel>();
     let batch: CanonicalLine[] = [];
     let loaded = 0;

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { EnrichedPosting } from '../../enrich/index.ts';
 import type { PostingRecord } from '../record.ts';
+import { nameKey } from './name-key.ts';
 import { titleKey } from './title-key.ts';
 
 export const TRACKED_FIELDS = [
@@ -249,7 +250,9 @@ export function buildContent(
     org_key: rec.company.name.toLowerCase(),
     title_raw: rec.title,
     collapse_key: digest(`${companySlug ?? `~${norm(rec.company.name)}`}|${norm(e.title)}`),
-    dedupe_key: digest(`${companySlug ?? norm(rec.company.name)}|${titleKey(rec.title, places)}|${locKey}`),
+    dedupe_key: digest(
+      `${companySlug ?? nameKey(rec.company.name)}|${titleKey(rec.title, places)}|${locKey}`,
+    ),
     canonical_url: digest(canonicalUrl(rec.canonical_url ?? rec.url)),
     desc_sig: descSig,
     posted_at: iso(rec.posted_at),
