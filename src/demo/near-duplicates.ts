@@ -133,9 +133,7 @@ export function respelledCopy(
   const loc = orig.location ?? {};
   const raw = cities.length
     ? cities.map((c) => respell(rng, c.name, c.region, c.country.name, c.country.code))
-    : (loc.raw ?? []).map((r) =>
-        r.replace(/^Remote - (.+)$/, '$1 (Remote)').replace(/^Remote, (.+)$/, 'Remote - $1'),
-      );
+    : (loc.raw ?? []).map((r) => respellRemote(rng, r));
   const url = `https://${board.domain}/${employerBoard}/${native}`;
   const rec: PostingRecord = {
     ...orig,
@@ -149,4 +147,12 @@ export function respelledCopy(
   };
   delete rec.canonical_url;
   return rec;
+}
+
+/** A remote location in another of the usual forms ("Remote - Germany" → "Germany (Remote)"). */
+function respellRemote(rng: Rng, raw: string): string {
+  const m = /^Remote(?: - |, | \()(.+?)\)?$/.exec(raw) ?? /^(.+) \(Remote\)$/.exec(raw);
+  if (!m) return raw;
+  const forms = [`${m[1]} (Remote)`, `Remote - ${m[1]}`, `Remote, ${m[1]}`, `Remote (${m[1]})`];
+  return rng.pick(forms.filter((f) => f !== raw));
 }
