@@ -1,4 +1,4 @@
-// ingest --format ADAPTER [--source SLUG [--source-type T --source-domain D]] [--board B] [--company NAME]
+// ingest --format ADAPTER [--source SLUG [--source-type T --source-domain D]] [--board TOKEN] [--company NAME]
 // [--expire-missing] FILE|DIR…: saved source payloads through the adapters and the same pipeline as
 // everything else.
 import { adapters, convertPayloadFiles } from '../ingest/adapters/index.ts';
@@ -61,8 +61,11 @@ export async function run(
     }
     const converted = await convertPayloadFiles(format, paths, {
       source: opts.source,
-      board: opts.board,
+      token: opts.board,
       company: opts.company ? { name: opts.company } : undefined,
+    }).catch((err: NodeJS.ErrnoException) => {
+      // An I/O failure names its file; anything else is an option the adapters refuse (a bad --board).
+      throw err.code ? err : new CliError(err.message, EXIT.usage);
     });
     const records = newSource
       ? [{ kind: 'source' as const, ...newSource }, ...converted.records]

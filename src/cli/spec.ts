@@ -97,7 +97,10 @@ export const COMMANDS: CommandSpec[] = [
           flag: '--source-name NAME',
           about: 'with --source: the new source’s display name (default: the slug)',
         },
-        { flag: '--board SOURCE/TOKEN', about: 'board of the payloads (default: SOURCE/<file name>)' },
+        {
+          flag: '--board TOKEN',
+          about: 'board token of the payloads (Workday: tenant.wdN/site); default: the file name',
+        },
         {
           flag: '--company NAME',
           about: 'employer of a single-employer board whose payload does not name it',

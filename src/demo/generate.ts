@@ -25,6 +25,7 @@ import {
   rawLocation,
 } from './geo.ts';
 import { AREAS, DEPARTMENTS, type Family, OCCUPATIONS, type Occupation } from './occupations.ts';
+import { agencyRepost, respelledCopy } from './near-duplicates.ts';
 import { hash32, Rng, scramble32, unit, Weighted } from './prng.ts';
 import { BENEFITS, description } from './text.ts';
 
@@ -36,7 +37,27 @@ export interface GenerateOptions {
   rounds?: number;
   /** The time of the last round (of the base snapshot when there are no rounds). Default: now, to the hour. */
   now?: Date;
+  /**
+   * Adds the near-duplicates of the folding benchmark to the base snapshot: agency re-posts under
+   * reworded titles, copies with re-spelled locations and no link to the original, and siblings (the
+   * same text for another city: different jobs). Off by default, so the demo data stays as it was.
+   */
+  nearDuplicates?: boolean;
 }
+
+/** What a generated posting is: an original, one of its copies, or a sibling (a different job). */
+export type PostingKind = 'original' | 'syndicated' | 'agency' | 'respelled' | 'sibling';
+
+/** Ground truth of one posting: the id of the original of its job (its own id for originals and siblings). */
+export interface PostingLabel {
+  id: string;
+  job: string;
+  kind: PostingKind;
+}
+
+// Near-duplicates per original (with `nearDuplicates`).
+const NEAR = { agency: 0.05, respelled: 0.05, sibling: 0.03 };
+const NEAR_KINDS = ['agency', 'respelled', 'sibling'] as const;
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -177,6 +198,8 @@ interface Original {
   copies: number;
   /** Boards of copy numbers 0..2. */
   boards: string[];
+  /** The cities of the location (none for most remote roles). */
+  cities: City[];
 }
 
 function isoMs(t: number): string {
@@ -195,6 +218,7 @@ export class DemoDataset {
   /** Time of the base snapshot. */
   readonly baseTime: number;
   readonly companyTotal: number;
+  readonly nearDuplicates: boolean;
   private readonly ghostTotal: number;
   private employers: Employer[] | null = null;
   private zipf: Weighted<number> | null = null;
@@ -211,21 +235,38 @@ export class DemoDataset {
     this.baseTime = now - this.rounds * ROUND_INTERVAL_MS;
     this.companyTotal = companyCount(opts.jobs);
     this.ghostTotal = Math.max(10, Math.round(this.companyTotal / 8));
+    this.nearDuplicates = opts.nearDuplicates ?? false;
   }
 
   /** Source lines, then company lines, then postings. */
   *base(): Generator<CanonicalLine> {
-    for (const s of KNOWN_SOURCES) yield { kind: 'source', ...s };
+    for (const { line } of this.labelled()) yield line;
+  }
+
+  /** The base snapshot with the ground truth of every posting: which job it is a copy of, and how. */
+  *labelled(): Generator<{ line: CanonicalLine; label?: PostingLabel }> {
+    for (const s of KNOWN_SOURCES) yield { line: { kind: 'source', ...s } };
     const employers: Employer[] = [];
-    for (const rec of this.buildCompanies(employers)) yield { kind: 'company', ...rec };
+    for (const rec of this.buildCompanies(employers)) yield { line: { kind: 'company', ...rec } };
     this.employers = employers;
     let rows = 0;
+    const item = (rec: PostingRecord, job: string, kind: PostingKind) => ({
+      line: { kind: 'posting' as const, ...rec },
+      label: { id: rec.id, job, kind },
+    });
     for (let i = 0; rows < this.jobs; i++) {
       const o = this.original(i);
-      yield { kind: 'posting', ...o.rec };
+      const job = o.rec.id;
+      yield item(o.rec, job, 'original');
       rows++;
       for (let c = 0; c < o.copies && rows < this.jobs; c++, rows++)
-        yield { kind: 'posting', ...this.copy(o, c) };
+        yield item(this.copy(o, c), job, 'syndicated');
+      if (!this.nearDuplicates) continue;
+      for (const [kind, rec] of this.nearCopies(o)) {
+        if (rows >= this.jobs) break;
+        yield item(rec, kind === 'sibling' ? rec.id : job, kind);
+        rows++;
+      }
     }
   }
 
@@ -304,12 +345,89 @@ export class DemoDataset {
     return COPY_COUNTS.items[COPY_COUNTS.index(unit(this.seed, 0xc1, i))];
   }
 
+  /** Which near-duplicates original i has (none without `nearDuplicates`). */
+  private nearKinds(i: number): ('agency' | 'respelled' | 'sibling')[] {
+    if (!this.nearDuplicates) return [];
+    const kinds: ('agency' | 'respelled' | 'sibling')[] = [];
+    if (unit(this.seed, 0xa1, i) < NEAR.agency) kinds.push('agency');
+    if (unit(this.seed, 0xa2, i) < NEAR.respelled) kinds.push('respelled');
+    if (unit(this.seed, 0xa3, i) < NEAR.sibling) kinds.push('sibling');
+    return kinds;
+  }
+
+  private nearCount(i: number): number {
+    return this.nearKinds(i).length;
+  }
+
+  /** The near-duplicates of original o, posted after it and while it is open. */
+  private nearCopies(o: Original): ['agency' | 'respelled' | 'sibling', PostingRecord][] {
+    const out: ['agency' | 'respelled' | 'sibling', PostingRecord][] = [];
+    const native = scramble32(o.index, hash32(this.seed, 0xa4)).toString(36);
+    for (const kind of this.nearKinds(o.index)) {
+      const rng = Rng.of(this.seed, 0xa5, o.index, NEAR_KINDS.indexOf(kind));
+      const board = rng.pick(BOARDS);
+      let rec: PostingRecord;
+      if (kind === 'agency') rec = agencyRepost(rng, o.rec, board, `ag${native}`);
+      else if (kind === 'respelled')
+        rec = respelledCopy(rng, o.rec, o.cities, board, `rs${native}`, o.employer.board);
+      else rec = this.sibling(o, rng);
+      out.push([kind, this.postedWhileOpen(rec, o)]);
+    }
+    return out;
+  }
+
+  /** The same text posted by the same employer for another city: a different job. */
+  private sibling(o: Original, rng: Rng): PostingRecord {
+    const orig = o.rec;
+    const from = o.cities[0];
+    // Another city: of the same country when it has another, else of another country.
+    let country = o.country;
+    let city = pickCity(rng, country);
+    for (let k = 0; k < 40 && o.cities.some((c) => c.name === city.name); k++) {
+      if (k >= 20) country = countryPicker.pick(rng);
+      city = pickCity(rng, country);
+    }
+    const native = `${orig.id.slice(orig.id.indexOf(':') + 1)}${rng.int(2, 9)}`;
+    const url = `https://${SOURCE.get(orig.source)!.domain}/${o.employer.board}/${native}`;
+    const swap = (s: string) => (from ? s.split(from.name).join(city.name) : s);
+    const rec: PostingRecord = {
+      ...orig,
+      id: `${orig.source}:${native}`,
+      url,
+      ...(orig.apply_url ? { apply_url: `${url}/apply` } : {}),
+      location: {
+        raw: [rawLocation(rng, city)],
+        remote: false,
+        countries: [country.name],
+        cities: [city.name],
+        regions: city.region ? [city.region] : null,
+        timezones: [city.timezone],
+        continent: country.continent,
+      },
+      work_arrangement: orig.work_arrangement === 'Remote' ? 'On-site' : orig.work_arrangement,
+    };
+    delete rec.remote_location;
+    delete rec.requisition_id;
+    if (orig.description_html !== undefined) rec.description_html = swap(orig.description_html);
+    if (orig.description_text !== undefined) rec.description_text = swap(orig.description_text);
+    return rec;
+  }
+
+  /** A later posting of the same job is dated after the original, before the snapshot and its expiry. */
+  private postedWhileOpen(rec: PostingRecord, o: Original): PostingRecord {
+    const postedOrig = Date.parse(o.rec.posted_at!);
+    let last = this.baseTime - 60_000;
+    if (o.rec.expires_at) last = Math.min(last, Date.parse(o.rec.expires_at) - 60_000);
+    const posted = Math.max(postedOrig, Math.min(Date.parse(rec.posted_at!), last));
+    return { ...rec, posted_at: isoMs(posted) };
+  }
+
   private baseLayout(): { lastOriginal: number; lastCopies: number; newPerRound: number } {
     if (!this.layout) {
       let rows = 0;
       let i = 0;
       for (;;) {
-        const c = this.copiesOf(i);
+        const c = this.copiesOf(i) + this.nearCount(i);
         if (rows + 1 + c >= this.jobs) {
           this.layout = {
             lastOriginal: i,
@@ -751,7 +869,7 @@ export class DemoDataset {
       rec.core_responsibilities = `${ctxTitle} in the ${department} team at ${employer.name}.`;
     const copies = this.copiesOf(i);
     const boards = rng.sample(BOARDS, 3).map((b) => b.slug);
-    return { index: i, rec, employer, occupation: occ, country, copies, boards };
+    return { index: i, rec, employer, occupation: occ, country, copies, boards, cities };
   }
 
   /** A syndicated copy of original o on a job board or aggregator (copy numbers past 2 appear in rounds). */

@@ -292,7 +292,7 @@ const EDUCATION_TEXT: [RegExp, string][] = [
   ],
   [/\b(?:associate'?s? degree|associate of (?:arts|science))/i, 'associate degree'],
   [
-    /\b(?:bachelor'?s?|b\.?sc?\.?(?=\s|,)|b\.?a\.?(?= degree| in)|undergraduate degree|university degree|college degree|four[- ]year degree|licenciatura|licence|grado universitario|hochschulabschluss|studium)\b/i,
+    /\b(?:bachelor'?s?|b\.?sc?\.?(?=\s|,)|b\.?a\.?(?= degree| in)|undergraduate degree|university degree|college degree|four[- ]year degree|licenciatura|licence (?:en|pro|professionnelle)|bac ?\+ ?3|grado universitario|titulaci[óo]n universitaria|diplomatura|hbo[- ](?:niveau|opleiding|diploma)|laurea triennale|hochschulabschluss|studium)\b|\b(?:grado en|laurea in) \p{L}/iu,
     'bachelor degree',
   ],
   [

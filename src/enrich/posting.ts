@@ -2,7 +2,7 @@
 // A value present in the record always wins over a derived one; derivation only fills gaps.
 import { continentOfCountry, countryName, lookupCountry, toCountryCode } from '../geo/countries.ts';
 import { geocode, type GeoResult } from '../geo/geocode.ts';
-import { timezonesOf } from '../geo/gazetteer.ts';
+import { countriesOfZone, foldKey, timezonesOf } from '../geo/gazetteer.ts';
 import type { PostingRecord } from '../model/record.ts';
 import {
   EDUCATION_LEVELS,
@@ -17,6 +17,7 @@ import {
   mapSeniority,
 } from './classify.ts';
 import type { EnrichedPosting, JobLocation } from '../model/enriched.ts';
+import { arrangementFromText } from './arrangement.ts';
 import { salaryFromDescription, salaryOf } from './salary.ts';
 import { htmlToText, sanitizeDescription, textToHtml } from './sanitize.ts';
 import { extractSkills, normaliseSkill } from './skills.ts';
@@ -56,12 +57,6 @@ const ARRANGEMENT: Record<string, Arrangement> = Object.setPrototypeOf(
 const CONTINENT_SET = new Set<string>(CONTINENTS);
 const TAXONOMY_SET = new Set<string>(TAXONOMIES);
 
-// Arrangement phrases in the text, used only when location and source say nothing.
-const TEXT_REMOTE =
-  /\b(?:(?:this|the) (?:is a |position is |role is )?(?:fully |100% )?remote (?:position|role|job|opportunity)|fully remote|100% remote|remote[- ]first|work from anywhere|vollständig remote|komplett remote|100 ?% télétravail|full remote|teletrabajo 100)/i;
-const TEXT_HYBRID =
-  /\b(?:hybrid (?:work|working|model|role|position|setup|schedule|arrangement)|(?:\d|two|three|four) days (?:per week |a week )?in (?:the|our) office|hybride[sn]? arbeit|hybrides arbeiten|travail hybride|modelo h[íi]brido|trabajo h[íi]brido)/i;
-
 function mapArrangement(v: string | undefined): Arrangement | undefined {
   if (!v) return undefined;
   if (v === 'On-site' || v === 'Hybrid' || v === 'Remote') return v;
@@ -97,6 +92,97 @@ function codesOf(values: readonly string[]): string[] {
   return out;
 }
 
+/** A given city or region written with more than its name ("Austin, TX", "DE - Munich", "Berlin (Mitte)"). */
+const COMPOUND = /,|\s[-–—]\s|\(/;
+
+interface MergedLocation {
+  codes: string[];
+  cities: string[];
+  /** Folded gazetteer names of the cities ("New York" and "NYC" both "new york city"), for matching. */
+  cityKeys: string[];
+  regions: string[];
+  timezones: string[];
+  continents: string[];
+}
+
+/**
+ * The location of a posting from what the source gave and what its strings geocode to. Every place
+ * named by either counts: the given values first (in their spelling), then the geocoded ones that name
+ * something not given. So countries, cities, regions, zones and continents describe the same places.
+ * `continents[0]` (the public `location.continent`) is the given continent, else that of the first
+ * country, i.e. the posting's first location as the source lists it.
+ */
+function mergeLocation(
+  loc: NonNullable<PostingRecord['location']>,
+  givenCodes: string[],
+  geo: GeoResult,
+  currency: string | undefined,
+): MergedLocation {
+  const codes = [...givenCodes];
+  const cities: string[] = [];
+  const regions: string[] = [];
+  const seenCity = new Set<string>();
+  const seenRegion = new Set<string>();
+  const addCountry = (cc: string) => {
+    if (!codes.includes(cc)) codes.push(cc);
+  };
+  const addRegion = (name: string, canonical?: string) => {
+    const keys = [foldKey(name), canonical ? foldKey(canonical) : ''];
+    if (keys.some((k) => k && seenRegion.has(k))) return;
+    regions.push(name);
+    for (const k of keys) if (k) seenRegion.add(k);
+  };
+  const cityKeys: string[] = [];
+  const addCity = (name: string, canonical?: string) => {
+    const keys = [foldKey(name), canonical ? foldKey(canonical) : ''];
+    if (keys.some((k) => k && seenCity.has(k))) return;
+    cities.push(name);
+    cityKeys.push(keys[1] || keys[0]);
+    for (const k of keys) if (k) seenCity.add(k);
+  };
+  const ctx = { countries: givenCodes, currency };
+  const givenCities = Array.isArray(loc.cities) ? strings(loc.cities) : [];
+  const givenRegions = Array.isArray(loc.regions) ? strings(loc.regions) : [];
+  for (const r of givenRegions) addRegion(r, geocode([r], ctx).regions[0]);
+  for (const c of givenCities) {
+    const g = geocode([c], ctx);
+    // Read with its state or country only when that agrees with the given countries ("Washington, D.C."
+    // is not the English town).
+    const agrees = !givenCodes.length || g.countries.some((cc) => givenCodes.includes(cc));
+    if (COMPOUND.test(c) && agrees) {
+      // A city given with its state or country: the city, and the region and country it names.
+      for (const cc of g.countries) addCountry(cc);
+      for (const r of g.regions) addRegion(r);
+      const name = g.cities[0] ?? c.split(COMPOUND)[0].trim();
+      if (name) addCity(name, g.cities[0]);
+    } else if (COMPOUND.test(c)) addCity(c.split(COMPOUND)[0].trim() || c);
+    else addCity(c, agrees ? g.cities[0] : undefined);
+  }
+  for (const cc of geo.countries) addCountry(cc);
+  for (const r of geo.regions) addRegion(r);
+  for (const c of geo.cities) addCity(c);
+
+  const timezones: string[] = [];
+  for (const z of [...strings(loc.timezones), ...geo.timezones])
+    if (!timezones.includes(z)) timezones.push(z);
+  // A country no zone belongs to (given by the source, absent from the strings) gets its own zones.
+  const covered = new Set(timezones.flatMap((z) => countriesOfZone(z)));
+  for (const cc of codes) {
+    if (covered.has(cc)) continue;
+    for (const z of timezonesOf(cc)) if (!timezones.includes(z)) timezones.push(z);
+  }
+
+  const continents: string[] = [];
+  const givenContinent = nonEmpty(loc.continent);
+  if (givenContinent && CONTINENT_SET.has(givenContinent)) continents.push(givenContinent);
+  for (const c of codes) {
+    const k = continentOfCountry(c);
+    if (k && !continents.includes(k)) continents.push(k);
+  }
+  for (const k of geo.continents) if (!continents.includes(k)) continents.push(k);
+  return { codes, cities, cityKeys, regions, timezones, continents };
+}
+
 export function enrichPosting(rec: PostingRecord): EnrichedPosting {
   const loc = rec.location ?? {};
   const title = displayTitle(typeof rec.title === 'string' ? rec.title : '');
@@ -113,7 +199,8 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
   const givenCodes = codesOf(strings(loc.countries));
   const salaryCurrency = nonEmpty(rec.salary?.currency)?.toUpperCase();
   const geo: GeoResult = geocode(raw, { countries: givenCodes, currency: salaryCurrency });
-  const codes = givenCodes.length ? givenCodes : geo.countries;
+  const place = mergeLocation(loc, givenCodes, geo, salaryCurrency);
+  const codes = place.codes;
   const sourceArrangement = mapArrangement(nonEmpty(rec.work_arrangement));
   let arrangement: Arrangement;
   if (sourceArrangement) arrangement = sourceArrangement;
@@ -121,41 +208,21 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
   else if (geo.hybrid) arrangement = 'Hybrid';
   else if (geo.remote && !geo.onsite) arrangement = 'Remote';
   else if (geo.onsite) arrangement = 'On-site';
-  else if (TEXT_REMOTE.test(text)) arrangement = 'Remote';
-  else if (TEXT_HYBRID.test(text)) arrangement = 'Hybrid';
-  else arrangement = 'On-site';
+  else arrangement = arrangementFromText(text) ?? 'On-site';
   // One truth for both fields: a contradictory source (remote: false with arrangement Remote) follows the arrangement.
   const remote = arrangement === 'Remote';
-
-  const givenCities = Array.isArray(loc.cities) ? strings(loc.cities) : undefined;
-  const givenRegions = Array.isArray(loc.regions) ? strings(loc.regions) : undefined;
-  const cities = givenCities?.length ? givenCities : geo.cities.length ? geo.cities : null;
-  const regions = givenRegions?.length ? givenRegions : geo.regions.length ? geo.regions : null;
-  let timezones = strings(loc.timezones);
-  if (!timezones.length) {
-    timezones = geo.timezones;
-    // Countries given by the source but absent from the strings still have zones.
-    if (!timezones.length) timezones = uniq(codes.flatMap((c) => timezonesOf(c)));
-  }
-  const continents: string[] = [];
-  const givenContinent = nonEmpty(loc.continent);
-  if (givenContinent && CONTINENT_SET.has(givenContinent)) continents.push(givenContinent);
-  for (const c of codes) {
-    const k = continentOfCountry(c);
-    if (k && !continents.includes(k)) continents.push(k);
-  }
-  for (const k of geo.continents) if (!continents.includes(k)) continents.push(k);
 
   const location: JobLocation = {
     remote,
     countries: codes.map((c) => countryName(c)!),
-    cities,
-    regions,
+    cities: place.cities.length ? place.cities : null,
+    regions: place.regions.length ? place.regions : null,
     coords: null,
-    timezones,
-    continent: continents[0] ?? null,
+    timezones: place.timezones,
+    continent: place.continents[0] ?? null,
     raw,
   };
+  const continents = place.continents;
 
   let remoteLocation = strings(rec.remote_location);
   if (remoteLocation.length) {
@@ -196,6 +263,7 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
     location,
     country_codes: codes,
     continents,
+    city_keys: place.cityKeys,
     remote_location: remoteLocation,
     employment_type: employmentType,
     work_arrangement: arrangement,

@@ -213,6 +213,64 @@ const CITY_ALIASES: Record<string, [string, string, string?]> = Object.setProtot
   null,
 );
 
+/**
+ * English names of regions whose dataset name is the native one ("Bavaria" → "Bayern"): [dataset name,
+ * country]. Postings in English write them so.
+ */
+const REGION_ALIASES: Record<string, [string, string]> = Object.setPrototypeOf(
+  {
+    bavaria: ['Bayern', 'DE'],
+    hesse: ['Hessen', 'DE'],
+    'lower saxony': ['Niedersachsen', 'DE'],
+    'north rhine westphalia': ['Nordrhein-Westfalen', 'DE'],
+    'rhineland palatinate': ['Rheinland-Pfalz', 'DE'],
+    saxony: ['Sachsen', 'DE'],
+    'saxony anhalt': ['Sachsen-Anhalt', 'DE'],
+    thuringia: ['Thüringen', 'DE'],
+    'mecklenburg western pomerania': ['Mecklenburg-Vorpommern', 'DE'],
+    'lower austria': ['Niederösterreich', 'AT'],
+    'upper austria': ['Oberösterreich', 'AT'],
+    styria: ['Steiermark', 'AT'],
+    tyrol: ['Tirol', 'AT'],
+    carinthia: ['Kärnten', 'AT'],
+    catalonia: ['Cataluña', 'ES'],
+    andalusia: ['Andalucía', 'ES'],
+    'basque country': ['País Vasco', 'ES'],
+    'community of madrid': ['Comunidad de Madrid', 'ES'],
+    'valencian community': ['Comunidad Valenciana', 'ES'],
+    'balearic islands': ['Islas Baleares', 'ES'],
+    navarre: ['Comunidad Foral de Navarra', 'ES'],
+    asturias: ['Principado de Asturias', 'ES'],
+    aragon: ['Aragón', 'ES'],
+    'castile and leon': ['Castilla y León', 'ES'],
+    'castilla la mancha': ['Castilla-La Mancha', 'ES'],
+    lombardy: ['Lombardia', 'IT'],
+    piedmont: ['Piemonte', 'IT'],
+    tuscany: ['Toscana', 'IT'],
+    sardinia: ['Sardegna', 'IT'],
+    'aosta valley': ["Valle d'Aosta", 'IT'],
+    'trentino south tyrol': ['Trentino-Alto Adige', 'IT'],
+    brittany: ['Bretagne', 'FR'],
+    corsica: ['Corse', 'FR'],
+    burgundy: ['Bourgogne', 'FR'],
+    'north holland': ['Noord-Holland', 'NL'],
+    'south holland': ['Zuid-Holland', 'NL'],
+    'north brabant': ['Noord-Brabant', 'NL'],
+    friesland: ['Friesland', 'NL'],
+    'west gothia': ['Västra Götaland', 'SE'],
+    scania: ['Skåne', 'SE'],
+    'capital region of denmark': ['Hovedstaden', 'DK'],
+    'central denmark': ['Midtjylland', 'DK'],
+    attica: ['Attiki', 'GR'],
+    'central macedonia': ['Kentriki Makedonia', 'GR'],
+    'lisbon district': ['Lisboa', 'PT'],
+    'mexico city': ['Distrito Federal', 'MX'],
+    'state of mexico': ['México', 'MX'],
+    'nuevo leon': ['Nuevo León', 'MX'],
+  },
+  null,
+);
+
 export interface Gazetteer {
   citiesByKey: Map<string, City[]>;
   regionsByKey: Map<string, Region[]>;
@@ -351,6 +409,9 @@ function build(): Gazetteer {
   for (const [cc, list] of tzByCountry) {
     for (const t of list) if (t.province) addRegion(foldKey(t.province), { cc, name: t.province });
   }
+  for (const [key, [name, cc]] of Object.entries(REGION_ALIASES)) {
+    for (const r of regionsByKey.get(foldKey(name)) ?? []) if (r.cc === cc) addRegion(key, r);
+  }
   return { citiesByKey, regionsByKey, adminNames, tzByCountry };
 }
 
@@ -448,4 +509,23 @@ export function regionByCode(code: string, cc: 'US' | 'CA' | 'AU'): Region | und
   if (cc === 'CA')
     return CA_PROVINCES[c] ? { cc, admin: CA_PROVINCES[c][1], name: CA_PROVINCES[c][0] } : undefined;
   return AU_STATES[c] ? { cc, admin: AU_STATES[c][1], name: AU_STATES[c][0] } : undefined;
+}
+
+let zoneCountries: Map<string, Set<string>> | undefined;
+
+/** ISO-2 codes of the countries a zone is used in (from the city list, then countries-and-timezones). */
+export function countriesOfZone(tz: string): string[] {
+  if (!zoneCountries) {
+    zoneCountries = new Map();
+    for (const [cc, list] of gazetteer().tzByCountry) {
+      for (const t of list) {
+        const set = zoneCountries.get(t.tz) ?? new Set<string>();
+        set.add(cc);
+        zoneCountries.set(t.tz, set);
+      }
+    }
+  }
+  const out = new Set(zoneCountries.get(tz) ?? []);
+  for (const cc of ct.getTimezone(tz)?.countries ?? []) out.add(cc);
+  return [...out];
 }

@@ -101,7 +101,8 @@ const ONSITE_RE =
 const NOISE_RE =
   /\b(?:only|based|within|in|from|the|or|and|any|location|locations|country|countries|time ?zones?|timezone|tz|friendly|first|position|role|job|work|working|offices?|\+\/- ?\d+h?|± ?\d+h?|\d+ ?h(?:ours?)?)\b/giu;
 const MULTI_RE = /^\s*\d+\s+(?:locations?|standorte|sites|offices|lieux|ubicaciones)\s*$/i;
-const SPLIT_RE = /\s*(?:;|\||•|·|\n|\s\/\s|(?<=\p{L})\/(?=\p{L})|\bor\b|\boder\b|\bou\b)\s*/iu;
+// Lower-case "or" only: "OR" is Oregon ("Portland, OR").
+const SPLIT_RE = /\s*(?:;|\||•|·|\n|\s\/\s|(?<=\p{L})\/(?=\p{L})|\bor\b|\boder\b|\bou\b)\s*/u;
 const POSTCODE_RE = /\b(?:\d{4,6}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})\b/g;
 const AREA_RE =
   /^(?:greater|metro(?:politan)?|grand)\s+|\s+(?:area|metro(?:politan)?(?: area)?|region|city area)$/i;
@@ -176,7 +177,11 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
     .map((p) =>
       p
         .replace(/^[\s\-–—:]+|[\s\-–—:]+$/g, '')
+        // "Greater Austin Area": both ends.
         .replace(AREA_RE, '')
+        .replace(AREA_RE, '')
+        // "D.C.", "N.Y.": a dotted code.
+        .replace(/^((?:[A-Z]\.){2,3})$/, (m) => m.replace(/\./g, ''))
         // "Dublin 2": a postal district number.
         .replace(/\s+\d{1,2}$/, ''),
     )
@@ -187,7 +192,12 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
       .split(/\s[-–—]\s/)
       .map((p) => p.trim())
       .filter(Boolean);
-    if (parts.length > 1 && lookupCountry(parts[0])) parts.reverse();
+    // The country first: "Germany - Berlin", and Workday's "DE - Munich" or "CA - Toronto" (an ISO-2 code).
+    if (
+      parts.length > 1 &&
+      (lookupCountry(parts[0]) || (/^[A-Z]{2}$/.test(parts[0]) && isCountryCode(parts[0])))
+    )
+      parts.reverse();
   }
   // "Sydney NSW", "Austin TX": a trailing state code without a comma.
   if (parts.length === 1) {
@@ -210,7 +220,8 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
       if (c) return withCity(place, c);
     }
     if (/^[A-Z]{2}$/.test(p) && stateOrCountry(p)) return { zones, ambiguousCode: p };
-    const cc = /^[A-Z]{2}$/.test(p) ? (isCountryCode(p) ? p : undefined) : lookupCountry(p);
+    // "UK" is no ISO code but names a country.
+    const cc = /^[A-Z]{2}$/.test(p) ? (isCountryCode(p) ? p : lookupCountry(p)) : lookupCountry(p);
     if (cc) {
       place.cc = cc;
       // City-states: "Singapore", "Hong Kong", "Luxembourg" are also their main city.
@@ -270,7 +281,11 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
     }
     rest = rest.slice(0, -1);
   } else {
-    const cc = /^[A-Z]{2}$/.test(last) ? (isCountryCode(last) ? last : undefined) : lookupCountry(last);
+    const cc = /^[A-Z]{2}$/.test(last)
+      ? isCountryCode(last)
+        ? last
+        : lookupCountry(last)
+      : lookupCountry(last);
     if (cc) {
       place.cc = cc;
       rest = rest.slice(0, -1);

@@ -33,27 +33,20 @@ import { addReports, emptyReport, type IngestReport } from './report.ts';
 import { type EnrichedBatch, type Enricher, enrichInline, type PostingItem } from './stages/enrich-batch.ts';
 import { KNOWN_SOURCES } from '../model/sources.ts';
 import type { JobContent } from '../model/job-row.ts';
+import { nameKey } from './stages/name-key.ts';
 import { buildContent, changedFields, hammingHex, renderDoc } from './stages/row.ts';
 
 const TYPE_RANK: Record<string, number> = { ats: 0, jobboard: 1, aggregator: 2 };
 /** Near-identical descriptions: SimHash distance at most this many bits of 64. */
 export const NEAR_IDENTICAL_BITS = 6;
+/**
+ * A board's copy of an ATS posting may frame the text with its own (an agency's introduction and
+ * reference): up to this many bits. Two postings of the same kind keep the stricter bound, since an
+ * employer's separate openings share much of their text.
+ */
+export const REPOST_BITS = 12;
 
-const LEGAL_SUFFIX =
-  /\b(inc|incorporated|llc|ltd|limited|gmbh|ag|sa|sas|bv|nv|plc|corp|corporation|co|company|oy|ab|as|srl|spa|pty)\b\.?/g;
-
-/** Normalised employer name for resolution: case, accents, punctuation and legal suffixes folded. */
-export function nameKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .replace(LEGAL_SUFFIX, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+export { nameKey };
 
 export function domainKey(d: string | undefined | null): string | null {
   if (!d) return null;
@@ -274,6 +267,12 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<
   return report;
 }
 
+/** How close two descriptions must be: a folded copy stands for its survivor only when near-identical. */
+function nearBits(c: Candidate, me: Candidate): number {
+  const boardCopyOfAts = (c.source_type === 'ats') !== (me.source_type === 'ats');
+  return boardCopyOfAts && c.state !== 2 ? REPOST_BITS : NEAR_IDENTICAL_BITS;
+}
+
 /** Folds copies: within each group of copies the best row (ats, then jobboard, then aggregator; then the oldest) survives. */
 async function fold(
   client: pg.PoolClient,
@@ -336,7 +335,7 @@ async function fold(
           (c.dedupe_key === me.dedupe_key &&
             c.desc_sig !== null &&
             me.desc_sig !== null &&
-            hammingHex(c.desc_sig, me.desc_sig) <= NEAR_IDENTICAL_BITS)),
+            hammingHex(c.desc_sig, me.desc_sig) <= nearBits(c, me))),
     );
     const others = [...new Set(matches.map(survivorOf).filter((s): s is Candidate => !!s && s.id !== me.id))];
     if (!others.length) continue;

@@ -29,6 +29,8 @@ export interface EnrichedPosting {
   country_codes: string[];
   /** Continents of all locations (location.continent is the first). */
   continents: string[];
+  /** The cities as folded gazetteer names, whatever their spelling: what copies are matched on. */
+  city_keys: string[];
   remote_location: string[];
   employment_type: string[];
   work_arrangement: 'On-site' | 'Hybrid' | 'Remote';

@@ -171,6 +171,7 @@ describe('education', () => {
     ['Vocational', ['professional certificate']],
     ['bachelor degree', ['bachelor degree']],
     ['postgraduate degree', ['postgraduate degree']],
+    ['Grado universitario', ['bachelor degree']],
   ])('source %s → %j', (v, want) => {
     expect(mapEducation([v])).toEqual(want);
   });
@@ -183,6 +184,14 @@ describe('education', () => {
     ['Abgeschlossene Ausbildung als Elektriker', ['professional certificate']],
     ['Valid CDL Class A', ['professional certificate']],
     ['Friendly team, great coffee', []],
+    ['Grado en Ingeniería Informática o similar', ['bachelor degree']],
+    ['Requisitos: Grado en Administración y Dirección de Empresas.', ['bachelor degree']],
+    ['Licenciatura en Derecho', ['bachelor degree']],
+    ['Afgeronde hbo-opleiding in de richting Informatica', ['bachelor degree']],
+    ['Laurea in Ingegneria Gestionale', ['bachelor degree']],
+    ['Buen grado de autonomía', []],
+    ['Driving licence required', []],
+    ['Licence en informatique ou équivalent (Bac+3)', ['bachelor degree']],
   ])('text %s → %j', (text, want) => {
     expect(inferEducation(text)).toEqual(want);
   });

@@ -107,8 +107,10 @@ describe('enrichPosting', () => {
       salary: { min: 60000, max: 70000, currency: 'EUR', unit: 'YEAR' },
     });
     expect(e.location.countries).toEqual(['Germany']);
-    expect(e.location.cities).toEqual(['Potsdam']);
-    expect(e.location.regions).toEqual(['Brandenburg']);
+    // Given places come first; a place only the strings name ("Berlin") is added after them.
+    expect(e.location.cities).toEqual(['Potsdam', 'Berlin']);
+    expect(e.location.regions).toEqual(['Brandenburg', 'Berlin']);
+    expect(e.location.timezones).toEqual(['Europe/Berlin']);
     expect(e.location.remote).toBe(false);
     expect(e.work_arrangement).toBe('Hybrid');
     expect(e.employment_type).toEqual(['CONTRACTOR']);

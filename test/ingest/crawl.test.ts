@@ -166,6 +166,9 @@ describe('crawler against a local server', () => {
       'Plan truck routes',
     );
     expect(sink.jobs.get('workday:R-20388')!.record.description_html).toContain('supplier quality');
+    // The employer is the detail's hiringOrganization; without one, the tenant.
+    expect(sink.jobs.get('workday:R-20388')!.record.company.name).toBe('Nordkap Marine AB');
+    expect(sink.jobs.get('workday:R-20417')!.record.company.name).toBe('nordkap');
     const wdPost = srv.log.find((l) => l.method === 'POST');
     expect(JSON.parse(wdPost!.body)).toEqual({ appliedFacets: {}, limit: 20, offset: 0, searchText: '' });
     expect(waits).toEqual([]);

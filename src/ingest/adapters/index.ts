@@ -11,7 +11,7 @@ import { recruitee } from './recruitee.ts';
 import { smartrecruiters } from './smartrecruiters.ts';
 import type { Adapter, AdapterContext, Rejection } from './types.ts';
 import { workable } from './workable.ts';
-import { workday } from './workday.ts';
+import { workday, workdaySite } from './workday.ts';
 
 export {
   type Adapter,
@@ -53,8 +53,10 @@ export const FORMAT_OF_SOURCE: Record<string, string> = {
 const EXTENSIONS = new Set(['.json', '.xml', '.html', '.htm']);
 
 export interface ConvertContext extends Partial<Omit<AdapterContext, 'board'>> {
-  /** `<source>/<token>`; by default `<source>/<file name without extension>`. */
+  /** `<source>/<token>`; by default `<source>/<token>` with `token`, else `<source>/<file name without extension>`. */
   board?: string;
+  /** The board token (Workday `tenant.wdN/site`, which no file name can hold). */
+  token?: string;
 }
 
 export interface ConvertedFile {
@@ -102,13 +104,21 @@ export async function convertPayloadFiles(
     throw new Error(
       'format jsonld needs the source slug (careerboard, techjobs, workhub, jobmirror, alljobs)',
     );
+  if (
+    ctx.token !== undefined &&
+    (!ctx.token.trim() || (format === 'workday' && !workdaySite(`workday/${ctx.token}`)))
+  )
+    throw new Error(
+      `invalid board ${JSON.stringify(ctx.token)}${format === 'workday' ? ' (expected {tenant}.wd{N}/{site}, e.g. acme.wd5/Careers)' : ''}`,
+    );
   const result: ConvertResult = { records: [], files: [] };
   for (const file of await expand(paths)) {
-    const board = ctx.board ?? `${source}/${path.basename(file, path.extname(file))}`;
+    const board = ctx.board ?? `${source}/${ctx.token ?? path.basename(file, path.extname(file))}`;
     const entry: ConvertedFile = { file, board, postings: 0, rejected: [], dropped: 0 };
     try {
       const payload = await fs.readFile(file, 'utf8');
-      const res = adapter.parse(payload, { ...ctx, source, board, now: ctx.now ?? new Date() });
+      const { token: _token, ...adapterCtx } = ctx;
+      const res = adapter.parse(payload, { ...adapterCtx, source, board, now: ctx.now ?? new Date() });
       for (const p of res.postings) result.records.push({ kind: 'posting', ...p });
       entry.postings = res.postings.length;
       entry.rejected = res.rejected;

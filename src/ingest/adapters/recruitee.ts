@@ -3,6 +3,9 @@ import type { SalaryInput } from '../../model/record.ts';
 import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
 import {
   amount,
+  asArray,
+  joinPlace,
+  uniq,
   arrangement,
   companyOf,
   country,
@@ -42,7 +45,12 @@ function parse(payload: string, ctx: AdapterContext): AdapterResult {
     (o, id) => {
       if (str(o.status) !== undefined && o.status !== 'published') return null;
       const url = requireUrl(o.careers_url, 'careers_url');
-      const c = country(o.country_code) ?? country(o.country);
+      // (seen) `locations[]` lists every office, each with its country; the flat fields name the first.
+      const listed = asArray(o.locations).filter(isObj);
+      const places = listed.length ? listed : [o];
+      const countries = places.map((p) => country(p.country_code) ?? country(p.country));
+      const cities = places.map((p) => str(p.city));
+      const regions = places.map((p) => str(p.state_name) ?? str(p.state) ?? str(p.state_code));
       const html = [str(o.description), str(o.requirements)].filter(Boolean).join('\n');
       const hours = amount(o.max_hours) ?? amount(o.min_hours);
       return {
@@ -55,15 +63,13 @@ function parse(payload: string, ctx: AdapterContext): AdapterResult {
         canonical_url: url,
         description_html: html || undefined,
         location: location({
-          raw: str(o.location) ? [str(o.location)!] : undefined,
+          raw: uniq(
+            places.map((p) => str(p.location) ?? joinPlace(p.city, p.state_name ?? p.state_code, p.country)),
+          ),
           remote: o.remote === true ? true : undefined,
-          countries: c ? [c] : undefined,
-          cities: str(o.city) ? [str(o.city)!] : undefined,
-          regions: str(o.state_name)
-            ? [str(o.state_name)!]
-            : str(o.state_code)
-              ? [str(o.state_code)!]
-              : undefined,
+          countries: uniq(countries),
+          cities: uniq(cities),
+          regions: uniq(regions),
         }),
         work_arrangement: arrangement({
           remote: o.remote === true,

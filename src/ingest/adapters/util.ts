@@ -352,7 +352,7 @@ export function education(v: unknown): string[] | undefined {
     if (!s) continue;
     if (/high school|secondary/.test(s)) out.push('high school');
     else if (/associate/.test(s)) out.push('associate degree');
-    else if (/bachelor/.test(s)) out.push('bachelor degree');
+    else if (/bachelor|grado|licenciatura|licence|undergrad/.test(s)) out.push('bachelor degree');
     else if (/master|doctor|phd|postgraduate|mba/.test(s)) out.push('postgraduate degree');
     else if (/certif|vocational|professional/.test(s)) out.push('professional certificate');
   }

@@ -1,7 +1,8 @@
 // Workday career sites (undocumented CXS API). The list `{total, jobPostings:[…]}` alone gives title,
-// path, location text and a relative date; the detail `{jobPostingInfo}` the rest. Accepted payloads:
-// a list, a list with `details` (detail responses keyed by externalPath, as the crawler assembles
-// them), or one detail response.
+// path, location text and a relative date; the detail `{jobPostingInfo, hiringOrganization}` the rest.
+// Accepted payloads: a list with `details` (detail responses keyed by externalPath, as the crawler
+// assembles them), a list whose rows embed their detail (`jobPostingInfo` beside the row's fields, or
+// the whole detail response under `detail`), a list alone, one detail response, or an array of them.
 import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
 import {
   asArray,
@@ -41,6 +42,8 @@ function idFromPath(path: string | undefined): string | undefined {
 interface Item {
   summary?: Obj;
   info?: Obj;
+  /** The employer of the detail response (`hiringOrganization` beside `jobPostingInfo`). */
+  employer?: string;
 }
 
 function itemId(it: Item): string | undefined {
@@ -51,26 +54,51 @@ function itemId(it: Item): string | undefined {
   );
 }
 
-function parse(payload: string, ctx: AdapterContext): AdapterResult {
-  const body = parseJson('workday', payload);
-  const items: Item[] = [];
+function nameOf(org: unknown): string | undefined {
+  return isObj(org) ? str(org.name) : undefined;
+}
+
+/** The detail's posting info and employer, from a detail response (or a row that embeds one). */
+function detailOf(d: unknown): Pick<Item, 'info' | 'employer'> {
+  if (!isObj(d)) return {};
+  if (isObj(d.detail)) return detailOf(d.detail);
+  const info = isObj(d.jobPostingInfo) ? d.jobPostingInfo : undefined;
+  return { info, employer: nameOf(d.hiringOrganization) ?? nameOf(info?.hiringOrganization) };
+}
+
+function itemsOf(body: unknown): Item[] {
   if (isObj(body) && Array.isArray(body.jobPostings)) {
     const details = isObj(body.details) ? body.details : {};
-    for (const s of body.jobPostings) {
-      const d = isObj(s) ? details[str(s.externalPath) ?? ''] : undefined;
-      items.push({
-        summary: isObj(s) ? s : undefined,
-        info: isObj(d) && isObj(d.jobPostingInfo) ? d.jobPostingInfo : undefined,
-      });
-    }
-  } else if (isObj(body) && isObj(body.jobPostingInfo)) {
-    items.push({ info: body.jobPostingInfo });
-  } else {
-    throw new AdapterFormatError('workday', 'expected {jobPostings:[…]} or {jobPostingInfo}');
+    return body.jobPostings.map((s) => {
+      if (!isObj(s)) return {};
+      const keyed = detailOf(details[str(s.externalPath) ?? '']);
+      const embedded = detailOf(s);
+      return {
+        summary: s,
+        info: keyed.info ?? embedded.info,
+        employer: keyed.employer ?? embedded.employer,
+      };
+    });
   }
+  if (isObj(body) && isObj(body.jobPostingInfo)) return [detailOf(body)];
+  if (Array.isArray(body) && body.some((d) => isObj(d) && isObj(d.jobPostingInfo)))
+    return body.map((d) => detailOf(d));
+  throw new AdapterFormatError('workday', 'expected {jobPostings:[…]} or {jobPostingInfo}');
+}
+
+/** The country of a detail: `country.descriptor` ("Canada"), else its ISO code. */
+function countryOf(info: Obj): string | undefined {
+  const c = info.country;
+  if (!isObj(c)) return country(c);
+  return country(c.descriptor) ?? country(c.alpha2Code) ?? country(c.id);
+}
+
+function parse(payload: string, ctx: AdapterContext): AdapterResult {
+  const body = parseJson('workday', payload);
+  const items = itemsOf(body);
   const site = workdaySite(ctx.board);
-  const hiring =
-    isObj(body) && isObj(body.hiringOrganization) ? str(body.hiringOrganization.name) : undefined;
+  // A list saved with one employer for the whole board.
+  const boardEmployer = isObj(body) ? nameOf(body.hiringOrganization) : undefined;
 
   return mapItems(
     items,
@@ -89,7 +117,9 @@ function parse(payload: string, ctx: AdapterContext): AdapterResult {
         // "2 Locations" is a count, not a place.
         !info.location && listText && !/^\d+\s+locations?$/i.test(listText) ? listText : undefined,
       ].filter((x): x is string => !!x);
-      const c = isObj(info.country) ? country(info.country.descriptor) : undefined;
+      // The detail names the country of its primary location only; the additional locations' countries
+      // come from their strings at enrichment.
+      const c = countryOf(info);
       const work = workplace(info.remoteType);
       return {
         id: `workday:${id}`,
@@ -97,8 +127,8 @@ function parse(payload: string, ctx: AdapterContext): AdapterResult {
         title: requireTitle(info.title ?? s.title),
         company: companyOf(
           ctx,
-          hiring ??
-            (isObj(info.hiringOrganization) ? str(info.hiringOrganization.name) : undefined) ??
+          it.employer ??
+            boardEmployer ??
             // Without a registry name the tenant ("nordkap") names the employer better than the token.
             (ctx.company?.name ? undefined : site?.tenant),
         ),

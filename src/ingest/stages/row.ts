@@ -11,6 +11,8 @@ import {
 } from '../../model/job-row.ts';
 import type { EnrichedPosting } from '../../model/enriched.ts';
 import type { PostingRecord } from '../../model/record.ts';
+import { nameKey } from './name-key.ts';
+import { titleKey } from './title-key.ts';
 
 const norm = (s: string) =>
   s
@@ -157,8 +159,17 @@ export function buildContent(
     source_type: source.type,
     source_domain: source.domain,
   };
-  const locKey =
-    [...e.country_codes].sort().join(',') + '|' + (e.location.cities ?? []).map(norm).sort().join(',');
+  // The place of a copy: its countries and cities, whatever their spelling. A remote role is matched by
+  // continent, since boards often drop the list of countries it is open to.
+  const locKey = e.location.remote
+    ? `remote|${[...e.continents].sort().join(',')}`
+    : `${[...e.country_codes].sort().join(',')}|${[...e.city_keys].sort().join(',')}`;
+  const places = [
+    ...e.city_keys,
+    ...(e.location.cities ?? []),
+    ...(e.location.regions ?? []),
+    ...e.location.countries,
+  ];
   const content: Omit<JobContent, 'content_hash'> = {
     id: rec.id,
     source: source.slug,
@@ -168,7 +179,9 @@ export function buildContent(
     org_key: rec.company.name.toLowerCase(),
     title_raw: rec.title,
     collapse_key: digest(`${companySlug ?? `~${norm(rec.company.name)}`}|${norm(e.title)}`),
-    dedupe_key: digest(`${companySlug ?? norm(rec.company.name)}|${norm(rec.title)}|${locKey}`),
+    dedupe_key: digest(
+      `${companySlug ?? nameKey(rec.company.name)}|${titleKey(rec.title, places)}|${locKey}`,
+    ),
     canonical_url: digest(canonicalUrl(rec.canonical_url ?? rec.url)),
     desc_sig: descSig,
     posted_at: iso(rec.posted_at),

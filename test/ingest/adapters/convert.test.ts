@@ -55,4 +55,25 @@ describe('convertPayloadFiles', () => {
       await fs.rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('takes the board token from an option: a Workday list without details loads offline', async () => {
+    const file = path.join(FIXTURES, 'workday/jobs.json');
+    const res = await convertPayloadFiles('workday', [file], { token: 'nordkap.wd3/Careers', now: NOW });
+    expect(res.files.map((f) => [f.board, f.postings, f.rejected.length])).toEqual([
+      ['workday/nordkap.wd3/Careers', 3, 0],
+    ]);
+    expect(res.records[0]).toMatchObject({
+      id: 'workday:R-20417',
+      url: 'https://nordkap.wd3.myworkdayjobs.com/Careers/job/Gothenburg-Sweden/Maintenance-Planner_R-20417',
+      board: 'workday/nordkap.wd3/Careers',
+    });
+    // Without the option the file name is no Workday board: entries without a detail URL are rejected.
+    const byName = await convertPayloadFiles('workday', [file], { now: NOW });
+    expect(byName.files.map((f) => [f.board, f.postings, f.rejected.length])).toEqual([
+      ['workday/jobs', 1, 2],
+    ]);
+    await expect(convertPayloadFiles('workday', [file], { token: 'nordkap/Careers' })).rejects.toThrow(
+      /expected \{tenant\}\.wd\{N\}\/\{site\}/,
+    );
+  });
 });

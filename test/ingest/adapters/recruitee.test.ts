@@ -58,4 +58,31 @@ describe('recruitee adapter', () => {
       adapters.recruitee.parse('{"offer":{}}', { source: 'recruitee', board: 'recruitee/x', now: NOW }),
     ).toThrow(AdapterFormatError);
   });
+
+  it('an offer in several offices keeps every country (seen: `locations[]`)', () => {
+    const offer = {
+      id: 77,
+      title: 'Baker',
+      status: 'published',
+      careers_url: 'https://oakhaven.recruitee.com/o/baker',
+      location: 'Utrecht, Netherlands',
+      city: 'Utrecht',
+      country_code: 'NL',
+      locations: [
+        { city: 'Utrecht', country_code: 'NL', country: 'Netherlands', state_name: 'Utrecht' },
+        { city: 'Antwerpen', country_code: 'BE', country: 'Belgium', state_name: 'Flanders' },
+      ],
+    };
+    const r = adapters.recruitee.parse(JSON.stringify({ offers: [offer] }), {
+      source: 'recruitee',
+      board: 'recruitee/oakhaven',
+      now: NOW,
+    });
+    expect(r.postings[0].location).toEqual({
+      raw: ['Utrecht, Netherlands', 'Antwerpen, Flanders, Belgium'],
+      countries: ['Netherlands', 'Belgium'],
+      cities: ['Utrecht', 'Antwerpen'],
+      regions: ['Utrecht', 'Flanders'],
+    });
+  });
 });

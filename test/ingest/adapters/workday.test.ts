@@ -24,12 +24,13 @@ describe('workday adapter', () => {
     expect(res.postings[2].posted_at).toBe('2026-05-29T00:00:00.000Z');
   });
 
-  it('a list entry with its detail: description, all locations, start date, time and remote type', () => {
+  it('a list entry with its detail: employer, description, all locations, start date, time and remote type', () => {
     expect(res.postings[1]).toEqual({
       id: 'workday:R-20388',
       source: 'workday',
       title: 'Quality Engineer',
-      company: { name: 'Nordkap Marine' },
+      // The detail's hiringOrganization, not the registry's name.
+      company: { name: 'Nordkap Marine AB' },
       url: 'https://nordkap.wd3.myworkdayjobs.com/Careers/job/Malmo-Sweden/Quality-Engineer_R-20388',
       canonical_url:
         'https://nordkap.wd3.myworkdayjobs.com/Careers/job/Malmo-Sweden/Quality-Engineer_R-20388',
@@ -105,5 +106,97 @@ describe('workday adapter', () => {
     expect(r.rejected).toEqual([{ native_id: 'R-1', reason: 'missing title' }]);
     expect(r.postings.map((p) => p.id)).toEqual(['workday:R-2']);
     expect(() => adapters.workday.parse('{"errorCode":"HTTP_404"}', ctx)).toThrow(AdapterFormatError);
+  });
+
+  describe('list layouts and the employer', () => {
+    const ctx = { source: 'workday', board: 'workday/grimsby.wd5/External', now: NOW };
+    const embedded = adapters.workday.parse(fixture('workday/jobs-embedded.json'), ctx);
+
+    it('reads a detail embedded in its list row (beside the row fields, or under `detail`)', () => {
+      expect(embedded.rejected).toEqual([]);
+      expect(embedded.postings.map((p) => [p.id, p.title, p.company.name, p.posted_at])).toEqual([
+        [
+          'workday:JR-7731',
+          'Field Service Technician',
+          'Grimsby Press Works Ltd.',
+          '2026-05-20T00:00:00.000Z',
+        ],
+        ['workday:JR-7740', 'Einkäufer (m/w/d)', 'Grimsby Press Works GmbH', '2026-05-30T00:00:00.000Z'],
+      ]);
+      expect(embedded.postings[0].url).toBe(
+        'https://grimsby.wd5.myworkdayjobs.com/External/job/Toronto/Field-Service-Technician_JR-7731',
+      );
+      expect(embedded.postings[1].url).toBe(
+        'https://grimsby.wd5.myworkdayjobs.com/External/job/Munich/Buyer_JR-7740',
+      );
+    });
+
+    it('passes every location string and the primary country; the others come from the strings', () => {
+      expect(embedded.postings[0].location).toEqual({
+        raw: ['CAN - Toronto', 'USA - TX - Austin'],
+        countries: ['Canada'],
+      });
+    });
+
+    it.each([
+      [
+        'hiringOrganization beside jobPostingInfo',
+        {
+          jobPostingInfo: { title: 'A', jobReqId: 'R-1', externalPath: '/job/X/A_R-1' },
+          hiringOrganization: { name: 'Orbis Freight Inc.' },
+        },
+        'Orbis Freight Inc.',
+      ],
+      [
+        'hiringOrganization inside jobPostingInfo',
+        {
+          jobPostingInfo: {
+            title: 'A',
+            jobReqId: 'R-1',
+            externalPath: '/job/X/A_R-1',
+            hiringOrganization: { name: 'Orbis Freight BV' },
+          },
+        },
+        'Orbis Freight BV',
+      ],
+      [
+        'no employer: the tenant',
+        { jobPostingInfo: { title: 'A', jobReqId: 'R-1', externalPath: '/job/X/A_R-1' } },
+        'grimsby',
+      ],
+    ])('one detail response: %s', (_name, body, want) => {
+      expect(adapters.workday.parse(JSON.stringify(body), ctx).postings[0].company.name).toBe(want);
+    });
+
+    it('an array of detail responses: each keeps its own employer', () => {
+      const body = [
+        {
+          jobPostingInfo: { title: 'A', jobReqId: 'R-1', externalPath: '/job/X/A_R-1' },
+          hiringOrganization: { name: 'Orbis Freight Inc.' },
+        },
+        {
+          jobPostingInfo: { title: 'B', jobReqId: 'R-2', externalPath: '/job/X/B_R-2' },
+          hiringOrganization: { name: 'Orbis Logistics GmbH' },
+        },
+      ];
+      expect(adapters.workday.parse(JSON.stringify(body), ctx).postings.map((p) => p.company.name)).toEqual([
+        'Orbis Freight Inc.',
+        'Orbis Logistics GmbH',
+      ]);
+    });
+
+    it('a keyed detail wins over the board-wide employer', () => {
+      const list = JSON.parse(fixture('workday/jobs.json'));
+      list.hiringOrganization = { name: 'Nordkap Group' };
+      const r = adapters.workday.parse(JSON.stringify(list), {
+        ...ctx,
+        board: 'workday/nordkap.wd3/Careers',
+      });
+      expect(r.postings.map((p) => p.company.name)).toEqual([
+        'Nordkap Group',
+        'Nordkap Marine AB',
+        'Nordkap Group',
+      ]);
+    });
   });
 });
