@@ -1,9 +1,12 @@
 // Opens the configured database for a CLI command, prepared (migrations, known sources).
 import { ConfigError, type Config, loadConfig } from '../config.ts';
 import { type Db, openDb } from '../db/pool.ts';
-import { prepareDatabase } from '../service/setup.ts';
+import { type PrepareOptions, prepareDatabase } from '../service/setup.ts';
 
-export async function withDb(fn: (db: Db, config: Config) => Promise<number>): Promise<number> {
+export async function withDb(
+  fn: (db: Db, config: Config) => Promise<number>,
+  prepare: PrepareOptions = {},
+): Promise<number> {
   let config: Config;
   try {
     config = loadConfig();
@@ -16,7 +19,7 @@ export async function withDb(fn: (db: Db, config: Config) => Promise<number>): P
   }
   const db = await openDb(config);
   try {
-    await prepareDatabase(db);
+    await prepareDatabase(db, prepare);
     return await fn(db, config);
   } finally {
     await db.close();

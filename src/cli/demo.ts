@@ -7,6 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DemoDataset, type GenerateOptions } from '../demo/generate.ts';
+import { generateProgress, takeQuiet } from './progress.ts';
 import type { CanonicalLine } from '../ingest/record.ts';
 
 const USAGE = `usage: npm run cli -- demo generate --jobs N --seed S --out DIR [--rounds R] [--now ISO-8601]
@@ -106,7 +107,8 @@ function intOpt(opts: Map<string, string>, name: string, min: number, dflt?: num
   return Number(v);
 }
 
-export async function run(args: string[]): Promise<number> {
+export async function run(argv: string[]): Promise<number> {
+  const { quiet, args } = takeQuiet(argv);
   const [sub, ...rest] = args;
   if (sub !== 'generate') {
     process.stderr.write(
@@ -138,16 +140,13 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const started = Date.now();
+  const progress = generateProgress(jobs as number, quiet);
   const files = await writeDataset(
     out!,
     { jobs: jobs as number, seed: seed as number, rounds: rounds as number, now },
-    (file, n) => {
-      const s = (Date.now() - started) / 1000;
-      process.stderr.write(
-        `${path.basename(file)}: ${n.toLocaleString('en-US')} postings (${s.toFixed(1)} s)\n`,
-      );
-    },
+    progress.onProgress,
   );
+  progress.stop();
   const seconds = (Date.now() - started) / 1000;
   const postings = files.reduce((a, f) => a + f.postings, 0);
   process.stdout.write(

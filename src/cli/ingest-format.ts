@@ -4,11 +4,13 @@ import { convertPayloadFiles } from '../ingest/adapters/index.ts';
 import { expireMissingFromBoard, ingestRecords } from '../ingest/pipeline.ts';
 import { afterLoad } from '../service/schedules.ts';
 import { withDb } from './db.ts';
+import { startProgress } from './progress.ts';
 
 export async function run(
   format: string,
   paths: string[],
   opts: Record<string, string> = {},
+  quiet = false,
 ): Promise<number> {
   let converted: Awaited<ReturnType<typeof convertPayloadFiles>>;
   try {
@@ -21,7 +23,11 @@ export async function run(
     return 2;
   }
   return withDb(async (db) => {
-    const report = await ingestRecords(db, converted.records);
+    const progress = startProgress(`ingest --format ${format}`, 'postings', { quiet });
+    const report = await ingestRecords(db, converted.records, undefined, undefined, (d, t) =>
+      progress.update(d, t),
+    );
+    progress.stop();
     let expired = 0;
     // A saved payload is a whole board only when the operator says so; a failed file never expires anything.
     if (opts['expire-missing'] === 'true') {

@@ -6,20 +6,10 @@ import { startEnrichThread } from '../ingest/enrich-thread.ts';
 import { addReports, emptyReport } from '../ingest/report.ts';
 import { afterLoad } from '../service/schedules.ts';
 import { parseArgs, withDb } from './db.ts';
+import { loadProgress, takeQuiet } from './progress.ts';
 
-function progressBar(file: string) {
-  if (!process.stderr.isTTY) return undefined;
-  return (lines: number, bytes: number, total: number) => {
-    const pct = total ? Math.min(100, Math.round((100 * bytes) / total)) : 100;
-    const width = 30;
-    const done = Math.round((pct / 100) * width);
-    process.stderr.write(
-      `\r${path.basename(file)} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${pct}% ${lines} lines`,
-    );
-  };
-}
-
-export async function run(args: string[]): Promise<number> {
+export async function run(argv: string[]): Promise<number> {
+  const { quiet, args } = takeQuiet(argv);
   const { opts, rest } = parseArgs(args);
   if (!rest.length) {
     process.stderr.write('usage: ingest [--format ADAPTER] <file|dir>...\n');
@@ -27,7 +17,7 @@ export async function run(args: string[]): Promise<number> {
   }
   if (opts.format) {
     const offline = await import('./ingest-format.ts');
-    return offline.run(opts.format, rest, opts);
+    return offline.run(opts.format, rest, opts, quiet);
   }
   for (const f of rest) {
     if (!fs.existsSync(f)) {
@@ -41,8 +31,9 @@ export async function run(args: string[]): Promise<number> {
     const thread = startEnrichThread();
     try {
       for (const file of rest) {
-        report = addReports(report, await ingestFile(db, file, progressBar(file), thread.enrich));
-        if (process.stderr.isTTY) process.stderr.write('\n');
+        const progress = loadProgress(`ingest ${path.basename(file)}`, quiet);
+        report = addReports(report, await ingestFile(db, file, progress.onProgress, thread.enrich));
+        progress.stop();
       }
     } finally {
       await thread.close();

@@ -2,6 +2,7 @@
 // several processes starting together apply each migration once.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { buildDeferredIndexes, type IndexProgress } from './bulk-indexes.ts';
 
 interface Migration {
   id: number;
@@ -364,10 +365,23 @@ CREATE TABLE data_changes (
 );
 `,
   },
+  {
+    id: 7,
+    name: 'search indexes deferred by a bulk load',
+    // A bulk load into an empty or near-empty jobs table drops the search indexes and builds them once at
+    // its end (src/db/bulk-indexes.ts). Their definitions wait here, in the transaction that dropped them,
+    // until they are built again; a load killed meanwhile leaves them here for the next migrate.
+    sql: `
+CREATE TABLE deferred_indexes (
+  name text PRIMARY KEY,
+  def  text NOT NULL
+);
+`,
+  },
 ];
 
 /** Applies every migration not yet applied. Returns the ids applied now. */
-export async function migrate(pool: pg.Pool): Promise<number[]> {
+export async function migrate(pool: pg.Pool, onProgress?: IndexProgress): Promise<number[]> {
   const client = await pool.connect();
   const applied: number[] = [];
   try {
@@ -400,6 +414,8 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     client.release();
   }
+  // Search indexes left unbuilt by a bulk load that did not finish.
+  await buildDeferredIndexes(pool, onProgress);
   return applied;
 }
 
