@@ -6,6 +6,7 @@
 //   --dir DIR        cluster directory (default bench/data/load; emptied first unless --keep)
 //   --port P         port of the embedded server (default 54340)
 //   --keep           keep the cluster and its rows (load on top of an earlier run)
+//   --root DIR       run the ingest command of another checkout (A/B against a baseline commit)
 //   --in-process     run the ingest command's body in this process (stage timings); otherwise the
 //                    `ingest` command itself runs as a child process (whole-command figures)
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -24,7 +25,8 @@ const opt = (name: string, dflt: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : dflt;
 };
-const files = argv.filter((a, i) => !a.startsWith('--') && !['--dir', '--port'].includes(argv[i - 1]));
+const files = argv.filter((a, i) => !a.startsWith('--') && !['--dir', '--port', '--root'].includes(argv[i - 1]));
+const root = path.resolve(opt('root', ROOT));
 const dir = path.resolve(ROOT, opt('dir', 'bench/data/load'));
 const port = Number(opt('port', '54340'));
 if (!files.length) {
@@ -138,7 +140,7 @@ try {
       stages = Object.fromEntries(Object.entries(stageMs).map(([k, v]) => [k, r1(v / 1000)]));
       report.rejected = (report.rejected as unknown[]).length;
     } else {
-      const child = spawnTs('src/cli/index.ts', ['ingest', file, '--quiet'], env);
+      const child = spawnTs(path.join(root, 'src/cli/index.ts'), ['ingest', path.resolve(file), '--quiet'], env);
       const mem = rssSampler(child.pid!);
       const loaderCpuS = cpuSampler(() => [child.pid ?? 0]);
       const pgCpuS = cpuSampler(() => [postmaster]);

@@ -1,6 +1,7 @@
 // The one write path of postings: validate → enrich → resolve employer → change tracking →
 // duplicate folding → upsert → expiry, in transactional batches. Every loader, adapter and the
 // crawler goes through here.
+import { randomInt } from 'node:crypto';
 import type pg from 'pg';
 import { toCountryCode } from '../geo/countries.ts';
 import {
@@ -25,6 +26,8 @@ import {
   promote,
   repoint,
   type StoredRow,
+  stageVectors,
+  unstageVectors,
   upsertRows,
 } from '../db/jobs-write.ts';
 import { type Db, withTransaction } from '../db/pool.ts';
@@ -165,15 +168,31 @@ export async function ingestRecords(
   // the enricher is one); the writes themselves stay strictly in order.
   const batches: PostingItem[][] = [];
   for (let i = 0; i < postings.length; i += POSTING_BATCH) batches.push(postings.slice(i, i + POSTING_BATCH));
-  let next = batches.length ? enrich(sourceRows, batches[0]) : undefined;
+  // The search vectors of the next batch are computed too (on another connection, see stageVectors).
+  await unstageVectors(db.write);
+  const ahead = async (items: PostingItem[]) => {
+    const batch = await enrich(sourceRows, items);
+    const token = nextToken++;
+    await stageVectors(
+      db.write,
+      token,
+      batch.enriched.map((x) => ({
+        id: x.rec.id,
+        title: x.rec.title,
+        descText: JSON.stringify(x.e.description_text),
+      })),
+    );
+    return { batch, token };
+  };
+  let next = batches.length ? ahead(batches[0]) : undefined;
   for (let i = 0; next; i++) {
     lap('');
-    const batch = await next;
+    const { batch, token } = await next;
     lap('wait_enrich');
-    next = i + 1 < batches.length ? enrich(sourceRows, batches[i + 1]) : undefined;
+    next = i + 1 < batches.length ? ahead(batches[i + 1]) : undefined;
     // Settle a failed look-ahead if the write fails first, so it is not reported as unhandled.
     next?.catch(() => {});
-    Object.assign(report, addReports(report, await writeBatch(db, batch)));
+    Object.assign(report, addReports(report, await writeBatch(db, batch, token)));
     onProgress?.(Math.min((i + 1) * POSTING_BATCH, postings.length), postings.length);
   }
   return report;
@@ -184,7 +203,10 @@ interface Prepared {
   line?: number;
 }
 
-async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<IngestReport> {
+/** Tokens of staged batches: random per process, so concurrent loaders never share one. */
+let nextToken = randomInt(2 ** 40) * 1024;
+
+async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: number): Promise<IngestReport> {
   if (!enriched.length) return report;
 
   await withTransaction(db.write, async (client) => {
@@ -273,7 +295,8 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<
       else report.inserted++;
     }
     lap('change_tracking');
-    await upsertRows(client, rows);
+    await upsertRows(client, rows, token);
+    await unstageVectors(client, token);
     lap('upsert');
 
     // Folding: rows that will be live are matched against the other copies of the same posting.
