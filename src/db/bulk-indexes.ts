@@ -47,6 +47,11 @@ export interface BulkLoad {
 /** Drops the deferrable indexes of jobs (remembering their definitions) and holds BULK_LOCK. */
 export async function beginBulkLoad(pool: pg.Pool): Promise<BulkLoad> {
   const session = await pool.connect();
+  // A lost session only loses the lock: the definitions stay stored, and finish() still builds them.
+  let lost: Error | undefined;
+  session.on('error', (err) => {
+    lost = err;
+  });
   try {
     await session.query('SELECT pg_advisory_lock($1)', [BULK_LOCK]);
     await session.query('BEGIN');
@@ -77,8 +82,10 @@ export async function beginBulkLoad(pool: pg.Pool): Promise<BulkLoad> {
       try {
         await buildIndexes(pool, onProgress);
       } finally {
-        await session.query('SELECT pg_advisory_unlock($1)', [BULK_LOCK]).catch(() => {});
-        session.release();
+        await session.query('SELECT pg_advisory_unlock($1)', [BULK_LOCK]).catch((err: Error) => {
+          lost ??= err;
+        });
+        session.release(lost);
       }
     },
   };
