@@ -25,7 +25,9 @@ const opt = (name: string, dflt: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : dflt;
 };
-const files = argv.filter((a, i) => !a.startsWith('--') && !['--dir', '--port', '--root'].includes(argv[i - 1]));
+const files = argv.filter(
+  (a, i) => !a.startsWith('--') && !['--dir', '--port', '--root'].includes(argv[i - 1]),
+);
 const root = path.resolve(opt('root', ROOT));
 const dir = path.resolve(ROOT, opt('dir', 'bench/data/load'));
 const port = Number(opt('port', '54340'));
@@ -140,7 +142,11 @@ try {
       stages = Object.fromEntries(Object.entries(stageMs).map(([k, v]) => [k, r1(v / 1000)]));
       report.rejected = (report.rejected as unknown[]).length;
     } else {
-      const child = spawnTs(path.join(root, 'src/cli/index.ts'), ['ingest', path.resolve(file), '--quiet'], env);
+      const child = spawnTs(
+        path.join(root, 'src/cli/index.ts'),
+        ['ingest', path.resolve(file), '--quiet'],
+        env,
+      );
       const mem = rssSampler(child.pid!);
       const loaderCpuS = cpuSampler(() => [child.pid ?? 0]);
       const pgCpuS = cpuSampler(() => [postmaster]);
