@@ -109,6 +109,7 @@ try {
     let pgCpu: number;
     let peakRssMb: number;
     let stages: Record<string, number> | undefined;
+    let rssSeries: [number, number][] | undefined;
     if (flag('in-process')) {
       process.env.DATABASE_URL = server.url;
       const { loadConfig } = await import('../src/config.ts');
@@ -148,6 +149,16 @@ try {
         env,
       );
       const mem = rssSampler(child.pid!);
+      // The loader's resident memory over time: it must level off, whatever the file's size.
+      const series: [number, number][] = [];
+      const rssTimer = setInterval(() => {
+        try {
+          const kb = /^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+          if (kb) series.push([Math.round((performance.now() - t) / 1000), Math.round(Number(kb) / 1024)]);
+        } catch {
+          // exited
+        }
+      }, 5000);
       const loaderCpuS = cpuSampler(() => [child.pid ?? 0]);
       const pgCpuS = cpuSampler(() => [postmaster]);
       let out = '';
@@ -162,6 +173,8 @@ try {
       loaderCpu = loaderCpuS.stop();
       pgCpu = pgCpuS.stop();
       peakRssMb = mem.stop().peak_process_hwm_mb;
+      clearInterval(rssTimer);
+      rssSeries = series;
       if (code !== 0) throw new Error(`ingest exited with ${code}\n${err.slice(-2000)}`);
       report = JSON.parse(out.trim().split('\n').pop()!) as Record<string, unknown>;
       delete report.rejections;
@@ -181,6 +194,7 @@ try {
       load_average: { before: loadBefore, after: load() },
       report,
       ...(stages ? { stages_s: stages } : {}),
+      ...(rssSeries ? { rss_mb_every_5s: rssSeries.map(([, mb]) => mb) } : {}),
     };
     results.push(r);
     say(JSON.stringify(r));

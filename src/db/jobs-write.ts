@@ -187,18 +187,18 @@ export async function foldInto(
   published: ReadonlySet<string>,
 ): Promise<void> {
   if (!ids.length) return;
+  // One statement (one round trip): the folded rows, and the copies folded into them, which follow them
+  // to the survivor. The two parts touch disjoint rows (a row may be changed once per statement).
   await client.query(
-    `UPDATE jobs SET duplicate_of = $2,
-            expired_at = CASE WHEN id = ANY($4::text[]) THEN $3::timestamptz ELSE expired_at END,
-            state = 2
-      WHERE id = ANY($1::text[])`,
+    `WITH folded AS (
+       UPDATE jobs SET duplicate_of = $2,
+              expired_at = CASE WHEN id = ANY($4::text[]) THEN $3::timestamptz ELSE expired_at END,
+              state = 2
+        WHERE id = ANY($1::text[])
+     )
+     UPDATE jobs SET duplicate_of = $2 WHERE duplicate_of = ANY($1::text[]) AND NOT (id = ANY($1::text[]))`,
     [ids, survivor, ts, ids.filter((id) => published.has(id))],
   );
-  // Copies folded into a folded row follow it to the survivor.
-  await client.query('UPDATE jobs SET duplicate_of = $2 WHERE duplicate_of = ANY($1::text[])', [
-    ids,
-    survivor,
-  ]);
 }
 
 /** Expires live rows whose `expires_at` has passed, or by id; returns the ids expired. */
