@@ -105,23 +105,26 @@ async function main() {
 
   // 3. The load: the base snapshot (the load rate), then the rounds.
   const loads: { file: string; seconds: number; lines: number; report: Record<string, unknown> }[] = [];
+  const loadFile = async (file: string) => {
+    say(`loading ${path.basename(file)}…`);
+    const t = performance.now();
+    const out = await cli(['ingest', file, '--quiet'], env, false);
+    const seconds = (performance.now() - t) / 1000;
+    const report = JSON.parse(out.trim().split('\n').pop()!) as Record<string, unknown>;
+    delete report.rejections;
+    const lines = ['inserted', 'updated', 'unchanged', 'rejected'].reduce(
+      (a, k) => a + Number(report[k] ?? 0),
+      0,
+    );
+    loads.push({ file: path.basename(file), seconds: r1(seconds), lines, report });
+    say(
+      `  ${lines} postings in ${r1(seconds)} s (${Math.round(lines / seconds)}/s): ${JSON.stringify(report)}`,
+    );
+  };
+  // With --mix-during-round the rounds load later, under the mix (step 8b).
+  const later = opts.mixDuringRound && before === 0 ? files.slice(1) : [];
   if (before === 0) {
-    for (const file of files) {
-      say(`loading ${path.basename(file)}…`);
-      const t = performance.now();
-      const out = await cli(['ingest', file], env, false);
-      const seconds = (performance.now() - t) / 1000;
-      const report = JSON.parse(out.trim().split('\n').pop()!) as Record<string, unknown>;
-      delete report.rejections;
-      const lines = ['inserted', 'updated', 'unchanged', 'rejected'].reduce(
-        (a, k) => a + Number(report[k] ?? 0),
-        0,
-      );
-      loads.push({ file: path.basename(file), seconds: r1(seconds), lines, report });
-      say(
-        `  ${lines} postings in ${r1(seconds)} s (${Math.round(lines / seconds)}/s): ${JSON.stringify(report)}`,
-      );
-    }
+    for (const file of files.slice(0, files.length - later.length)) await loadFile(file);
   } else say(`reusing the database: ${before} jobs`);
   const base = loads[0];
   const loaderRate = base ? Math.round(base.lines / base.seconds) : null;
@@ -235,6 +238,32 @@ async function main() {
   for (const k of kinds) await run(k.name, [k], k.weight);
   await run('mix', kinds, 100);
 
+  // 8b. The rounds, each loading while the mix runs in windows of --duration seconds until it is done.
+  const duringRounds: (KindResult & { file: string })[] = [];
+  for (const file of later) {
+    let done = false;
+    const loading = loadFile(file).finally(() => {
+      done = true;
+    });
+    loading.catch(() => {});
+    while (!done) {
+      const s = await drive(service.base, key, kinds, opts.duration, opts.connections);
+      duringRounds.push({
+        file: path.basename(file),
+        kind: 'mix during round',
+        weight: 100,
+        example: `weighted sequence of all kinds while ${path.basename(file)} loads`,
+        service: s,
+        baseline: results.find((r) => r.kind === 'mix')!.baseline,
+      });
+      say(
+        `  mix during ${path.basename(file)}: p50 ${s.p50_ms} p99 ${s.p99_ms} ms, ${s.rps} req/s, ${s.errors} errors, ${s.non2xx} non-2xx   (load ${load().join(' ')})`,
+      );
+    }
+    await loading;
+  }
+  results.push(...duringRounds);
+
   // 9. Feed drain: one client pages the whole feed.
   say('draining the feed…');
   let rows = 0;
@@ -284,7 +313,13 @@ async function main() {
       load_average_end: loadEnd,
     },
     dataset: { dir: path.relative(ROOT, datasetDir), generation, population },
-    load: { files: loads, loader_postings_per_s: loaderRate, vacuum_analyze_s: vacuumSeconds },
+    load: {
+      files: loads,
+      loader_postings_per_s: loaderRate,
+      round_postings_per_s: loads.slice(1).map((l) => Math.round(l.lines / l.seconds)),
+      rounds_loaded_under_the_mix: later.length > 0,
+      vacuum_analyze_s: vacuumSeconds,
+    },
     parameters: shown,
     memory: { service: serviceRss, baseline: baselineRss },
     feed_drain: drain,
@@ -309,6 +344,15 @@ async function main() {
     `machine: ${result.machine.cpus} cores, ${result.machine.memory_gb} GiB, node ${process.version}, PostgreSQL ${pgVersion}`,
     `load average (1/5/15 min): start ${loadStart.join(' ')}, end ${loadEnd.join(' ')}`,
     `loader: ${loaderRate ?? 'reused (not measured)'} postings/s${base ? ` (${base.lines} in ${base.seconds} s, incl. refresh and VACUUM of the ingest command)` : ''}; VACUUM (ANALYZE) ${vacuumSeconds} s`,
+    `rounds: ${
+      loads
+        .slice(1)
+        .map(
+          (l) =>
+            `${l.file} ${Math.round(l.lines / l.seconds)} postings/s (${l.lines} in ${l.seconds} s${later.length ? ', under the mix' : ''})`,
+        )
+        .join('; ') || 'none'
+    }`,
     `feed drain: ${drain.rows_per_s} rows/s (${rows} rows, ${pages} pages of 1000)`,
     `peak RSS: service ${serviceRss.peak_tree_rss_mb} MB over ${serviceRss.processes} processes (largest process ${serviceRss.peak_process_hwm_mb} MB); baseline ${baselineRss.peak_tree_rss_mb} MB (${ratio(serviceRss.peak_tree_rss_mb, baselineRss.peak_tree_rss_mb)})`,
     `${opts.duration} s per kind, ${opts.connections} connections; figures (ratio to the baseline):`,

@@ -10,6 +10,7 @@ export interface BenchOptions {
   databaseUrl?: string;
   workers?: number;
   rounds: number;
+  mixDuringRound: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -23,6 +24,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --reuse             reuse the dataset and the database of an earlier run with the same --jobs/--seed
   --database-url URL  external PostgreSQL (default: an embedded one under bench/data/)
   --workers N         WORKERS of the service (default: the service's own default, ${os.availableParallelism()} here)
+  --mix-during-round  load the rounds after the measurements, driving the mix while each round loads
+                      (the mix's latency under a concurrent load, and the round's rate under traffic)
 `;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -33,6 +36,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     connections: 16,
     reuse: false,
     rounds: 1,
+    mixDuringRound: false,
   };
   const int = (name: string, v: string | undefined, min: number): number => {
     if (v === undefined || !/^\d+$/.test(v) || Number(v) < min)
@@ -63,6 +67,9 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case '--reuse':
         o.reuse = true;
+        break;
+      case '--mix-during-round':
+        o.mixDuringRound = true;
         break;
       case '--database-url': {
         const v = value();

@@ -8,7 +8,7 @@ const say = (msg: string) => process.stderr.write(`${msg}\n`);
 
 /** `node --import tsx <script> args`, without the npm/npx wrappers (so the pid is the program's own). */
 export function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script), ...args], {
+  return spawn(process.execPath, ['--import', 'tsx', path.resolve(ROOT, script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,6 +9,7 @@ import type { HttpOptions } from '../ingest/crawl/http.ts';
 import { MemorySink } from '../ingest/crawl/memory-sink.ts';
 import { loadRegistry, RegistryError } from '../ingest/crawl/registry.ts';
 import { DEFAULT_BASES } from '../ingest/crawl/sources.ts';
+import { startProgress, takeQuiet } from './progress.ts';
 import { commandHelp, commandNamed } from './spec.ts';
 
 const USAGE = commandHelp(commandNamed('crawl')!);
@@ -22,7 +23,6 @@ interface Args {
   bases: Record<string, string>;
   http: Partial<HttpOptions>;
   dryRun: boolean;
-  quiet?: boolean;
 }
 
 class UsageError extends Error {}
@@ -55,9 +55,6 @@ export function parseCrawlArgs(argv: string[]): Args {
         break;
       case '--dry-run':
         a.dryRun = true;
-        break;
-      case '--quiet':
-        a.quiet = true;
         break;
       case '--interval':
         a.interval = int('interval', value(), 1, 604_800);
@@ -114,7 +111,8 @@ async function writeState(file: string | undefined, state: CrawlState): Promise<
   await fs.rename(tmp, file);
 }
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(cliArgs: string[]): Promise<number> {
+  const { quiet, args: argv } = takeQuiet(cliArgs);
   let args: Args;
   let state: CrawlState;
   try {
@@ -162,9 +160,12 @@ export async function run(argv: string[]): Promise<number> {
   try {
     process.stderr.write(`crawl: ${boards.length} board(s)\n`);
     for (;;) {
-      const reports = await crawler.round(boards, (r: BoardReport) =>
-        process.stdout.write(`${JSON.stringify(r)}\n`),
-      );
+      const progress = startProgress('crawl', 'boards', { quiet });
+      const reports = await crawler.round(boards, (r: BoardReport) => {
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+        progress.tick(boards.length);
+      });
+      progress.stop();
       failed = reports.filter((r) => r.status === 'failed').length;
       await writeState(args.state, crawler.state);
       process.stderr.write(

@@ -2,16 +2,19 @@
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { type Config, loadConfig } from '../config.ts';
 import { type Db, openDb } from '../db/pool.ts';
-import { prepareDatabase } from '../service/setup.ts';
+import { type PrepareOptions, prepareDatabase } from '../service/setup.ts';
 import { CliError } from './failure.ts';
 import { EXIT, type OptionSpec, takesValue } from './spec.ts';
 
-export async function withDb(fn: (db: Db, config: Config) => Promise<number>): Promise<number> {
+export async function withDb(
+  fn: (db: Db, config: Config) => Promise<number>,
+  prepare: PrepareOptions = {},
+): Promise<number> {
   // A bad setting or an unreachable database is thrown: the command line turns it into one line and an exit code.
   const config: Config = loadConfig();
   const db = await openDb(config, { log: (m) => process.stderr.write(`${m}\n`) });
   try {
-    await prepareDatabase(db);
+    await prepareDatabase(db, prepare);
     return await fn(db, config);
   } finally {
     await db.close();

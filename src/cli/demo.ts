@@ -1,6 +1,7 @@
 // `demo generate`: writes a deterministic demo dataset as canonical JSON Lines (src/demo/write.ts).
 import path from 'node:path';
 import { writeDataset } from '../demo/write.ts';
+import { generateProgress, takeQuiet } from './progress.ts';
 
 const USAGE = `usage: npm run cli -- demo generate --jobs N --seed S --out DIR [--rounds R] [--now ISO-8601]
 
@@ -14,10 +15,6 @@ function parseArgs(args: string[]): Map<string, string> | string {
     const a = args[i];
     const m = /^--([a-z]+)(?:=(.*))?$/.exec(a);
     if (!m) return `unexpected argument: ${a}`;
-    if (m[1] === 'quiet') {
-      opts.set('quiet', 'true');
-      continue;
-    }
     const value = m[2] ?? args[++i];
     if (value === undefined || value === '') return `--${m[1]} needs a value`;
     opts.set(m[1], value);
@@ -33,7 +30,8 @@ function intOpt(opts: Map<string, string>, name: string, min: number, dflt?: num
   return Number(v);
 }
 
-export async function run(args: string[]): Promise<number> {
+export async function run(argv: string[]): Promise<number> {
+  const { quiet, args } = takeQuiet(argv);
   const [sub, ...rest] = args;
   if (sub !== 'generate') {
     process.stderr.write(
@@ -47,7 +45,7 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   for (const k of parsed.keys()) {
-    if (!['jobs', 'seed', 'out', 'rounds', 'now', 'quiet'].includes(k)) {
+    if (!['jobs', 'seed', 'out', 'rounds', 'now'].includes(k)) {
       process.stderr.write(`unknown option: --${k}\n\n${USAGE}`);
       return 2;
     }
@@ -65,17 +63,13 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   const started = Date.now();
+  const progress = generateProgress(jobs as number, quiet);
   const files = await writeDataset(
     out!,
     { jobs: jobs as number, seed: seed as number, rounds: rounds as number, now },
-    (file, n) => {
-      if (parsed.has('quiet')) return;
-      const s = (Date.now() - started) / 1000;
-      process.stderr.write(
-        `${path.basename(file)}: ${n.toLocaleString('en-US')} postings (${s.toFixed(1)} s)\n`,
-      );
-    },
+    progress.onProgress,
   );
+  progress.stop();
   const seconds = (Date.now() - started) / 1000;
   const postings = files.reduce((a, f) => a + f.postings, 0);
   process.stdout.write(

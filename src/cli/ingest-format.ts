@@ -9,6 +9,7 @@ import { withDb } from './db.ts';
 import { CliError } from './failure.ts';
 import { checkReadable } from './input.ts';
 import { exitCode, printRejections, printSummary, type Rejected } from './ingest-report.ts';
+import { startProgress } from './progress.ts';
 import { EXIT } from './spec.ts';
 
 const SOURCE_TYPES = ['ats', 'jobboard', 'aggregator'];
@@ -38,6 +39,7 @@ export async function run(
   format: string,
   paths: string[],
   opts: Record<string, string> = {},
+  quiet = false,
 ): Promise<number> {
   if (!Object.hasOwn(adapters, format))
     throw new CliError(`unknown format "${format}" (known: ${Object.keys(adapters).join(', ')})`, EXIT.usage);
@@ -70,7 +72,9 @@ export async function run(
     const records = newSource
       ? [{ kind: 'source' as const, ...newSource }, ...converted.records]
       : converted.records;
-    const report = await ingestRecords(db, records);
+    const progress = startProgress(`ingest --format ${format}`, 'postings', { quiet });
+    const report = await ingestRecords(db, records, undefined, undefined, (d, t) => progress.update(d, t));
+    progress.stop();
     let expired = 0;
     // A saved payload is a whole board only when the operator says so; a failed file never expires anything.
     if (opts['expire-missing'] === 'true') {

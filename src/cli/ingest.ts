@@ -10,19 +10,8 @@ import { parseArgs, withDb } from './db.ts';
 import { CliError } from './failure.ts';
 import { checkReadable } from './input.ts';
 import { exitCode, printRejections, printSummary, type Rejected } from './ingest-report.ts';
+import { loadProgress } from './progress.ts';
 import { EXIT, specOptions } from './spec.ts';
-
-function progressBar(file: string) {
-  if (!process.stderr.isTTY) return undefined;
-  return (lines: number, bytes: number, total: number) => {
-    const pct = total ? Math.min(100, Math.round((100 * bytes) / total)) : 100;
-    const width = 30;
-    const done = Math.round((pct / 100) * width);
-    process.stderr.write(
-      `\r${path.basename(file)} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${pct}% ${lines} lines`,
-    );
-  };
-}
 
 export async function run(args: string[]): Promise<number> {
   const { opts, rest } = parseArgs(args, specOptions('ingest'));
@@ -30,7 +19,7 @@ export async function run(args: string[]): Promise<number> {
     throw new CliError('ingest needs at least one FILE (see npm run cli -- ingest --help)', EXIT.usage);
   if (opts.format) {
     const offline = await import('./ingest-format.ts');
-    return offline.run(opts.format, rest, opts);
+    return offline.run(opts.format, rest, opts, opts.quiet === 'true');
   }
   for (const k of [
     'source',
@@ -51,8 +40,9 @@ export async function run(args: string[]): Promise<number> {
     const thread = startEnrichThread();
     try {
       for (const file of rest) {
-        const r = await ingestFile(db, file, opts.quiet ? undefined : progressBar(file), thread.enrich);
-        if (process.stderr.isTTY) process.stderr.write('\n');
+        const progress = loadProgress(`ingest ${path.basename(file)}`, opts.quiet === 'true');
+        const r = await ingestFile(db, file, progress.onProgress, thread.enrich);
+        progress.stop();
         for (const x of r.rejected) rejected.push({ file, ...x });
         report = addReports(report, r);
       }

@@ -66,8 +66,8 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'migrate',
     about: 'apply the database migrations (also done at every start); prints the schema version',
-    usage: ['migrate'],
-    options: { '': [] },
+    usage: ['migrate [--quiet]'],
+    options: { '': [QUIET] },
     examples: ['npm run cli -- migrate'],
   },
   {

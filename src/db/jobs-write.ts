@@ -89,8 +89,44 @@ const COLUMNS = [
   'desc_html',
 ];
 
-/** Inserts or replaces whole rows; tsvectors are computed here from the raw title and the plain text. */
-export async function upsertRows(client: pg.PoolClient, rows: StoredRow[]): Promise<void> {
+/** A search text: the raw title and the description as stored in desc_text (JSON-encoded plain text). */
+export interface SearchText {
+  id: string;
+  title: string;
+  descText: string;
+}
+
+/**
+ * Computes the search vectors of a batch into tsv_stage under `token` (on any connection, outside the
+ * write's transaction), for upsertRows to copy. Same expressions as upsertRows' own. Rows whose stored
+ * title and description are the same keep their vectors and are not staged.
+ */
+export async function stageVectors(pool: pg.Pool, token: number, texts: SearchText[]): Promise<void> {
+  if (!texts.length) return;
+  await pool.query(
+    `INSERT INTO tsv_stage (token, id, title_raw, title_tsv, text_tsv)
+     SELECT $1, u.id, u.title, to_tsvector('english', u.title),
+            to_tsvector('english', u.title || ' ' || (u.descr::json #>> '{}'))
+       FROM unnest($2::text[], $3::text[], $4::text[]) AS u(id, title, descr)
+      WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = u.id AND j.title_raw = u.title AND j.desc_text = u.descr)
+     ON CONFLICT DO NOTHING`,
+    [token, texts.map((t) => t.id), texts.map((t) => t.title), texts.map((t) => t.descText)],
+  );
+}
+
+/** Drops staged vectors: of a batch, or those left behind by loads that stopped over an hour ago. */
+export async function unstageVectors(client: pg.PoolClient | pg.Pool, token?: number): Promise<void> {
+  await (token === undefined
+    ? client.query(`DELETE FROM tsv_stage WHERE at < now() - interval '1 hour'`)
+    : client.query('DELETE FROM tsv_stage WHERE token = $1', [token]));
+}
+
+/**
+ * Inserts or replaces whole rows. The tsvectors come from tsv_stage when the batch was staged under
+ * `token` (and its title is the one staged), else from the stored row when its title and description
+ * are unchanged, else they are computed here from the raw title and the plain text.
+ */
+export async function upsertRows(client: pg.PoolClient, rows: StoredRow[], token?: number): Promise<void> {
   if (!rows.length) return;
   const cols = COLUMNS.join(', ');
   const sel = COLUMNS.map((c) => `r.${c}`).join(', ');
@@ -100,11 +136,14 @@ export async function upsertRows(client: pg.PoolClient, rows: StoredRow[]): Prom
   await client.query(
     `INSERT INTO jobs (${cols}, title_tsv, text_tsv)
      SELECT ${sel},
-            to_tsvector('english', r.title_raw),
-            to_tsvector('english', r.title_raw || ' ' || (r.desc_text::json #>> '{}'))
+            coalesce(s.title_tsv, j.title_tsv, to_tsvector('english', r.title_raw)),
+            coalesce(s.text_tsv, j.text_tsv,
+                     to_tsvector('english', r.title_raw || ' ' || (r.desc_text::json #>> '{}')))
        FROM json_populate_recordset(NULL::jobs, $1::json) AS r
+       LEFT JOIN tsv_stage s ON s.token = $2 AND s.id = r.id AND s.title_raw = r.title_raw
+       LEFT JOIN jobs j ON j.id = r.id AND j.title_raw = r.title_raw AND j.desc_text = r.desc_text
      ON CONFLICT (id) DO UPDATE SET ${set}, title_tsv = EXCLUDED.title_tsv, text_tsv = EXCLUDED.text_tsv`,
-    [JSON.stringify(rows)],
+    [JSON.stringify(rows), token ?? null],
   );
 }
 
@@ -148,18 +187,18 @@ export async function foldInto(
   published: ReadonlySet<string>,
 ): Promise<void> {
   if (!ids.length) return;
+  // One statement (one round trip): the folded rows, and the copies folded into them, which follow them
+  // to the survivor. The two parts touch disjoint rows (a row may be changed once per statement).
   await client.query(
-    `UPDATE jobs SET duplicate_of = $2,
-            expired_at = CASE WHEN id = ANY($4::text[]) THEN $3::timestamptz ELSE expired_at END,
-            state = 2
-      WHERE id = ANY($1::text[])`,
+    `WITH folded AS (
+       UPDATE jobs SET duplicate_of = $2,
+              expired_at = CASE WHEN id = ANY($4::text[]) THEN $3::timestamptz ELSE expired_at END,
+              state = 2
+        WHERE id = ANY($1::text[])
+     )
+     UPDATE jobs SET duplicate_of = $2 WHERE duplicate_of = ANY($1::text[]) AND NOT (id = ANY($1::text[]))`,
     [ids, survivor, ts, ids.filter((id) => published.has(id))],
   );
-  // Copies folded into a folded row follow it to the survivor.
-  await client.query('UPDATE jobs SET duplicate_of = $2 WHERE duplicate_of = ANY($1::text[])', [
-    ids,
-    survivor,
-  ]);
 }
 
 /** Expires live rows whose `expires_at` has passed, or by id; returns the ids expired. */

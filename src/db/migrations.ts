@@ -2,6 +2,7 @@
 // several processes starting together apply each migration once.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { buildDeferredIndexes, type IndexProgress } from './bulk-indexes.ts';
 
 interface Migration {
   id: number;
@@ -381,10 +382,44 @@ CREATE UNLOGGED TABLE shared_totals (
 );
 `,
   },
+  {
+    id: 8,
+    name: 'search indexes deferred by a bulk load',
+    // A bulk load into an empty or near-empty jobs table drops the search indexes and builds them once at
+    // its end (src/db/bulk-indexes.ts). Their definitions wait here, in the transaction that dropped them,
+    // until they are built again; a load killed meanwhile leaves them here for the next migrate.
+    sql: `
+CREATE TABLE deferred_indexes (
+  name text PRIMARY KEY,
+  def  text NOT NULL
+);
+`,
+  },
+  {
+    id: 9,
+    name: 'search vectors computed ahead of the write',
+    // to_tsvector of the title and description is the largest single cost of a load in PostgreSQL. The
+    // loader computes a batch's vectors here, on another connection, while the previous batch is written
+    // under the feed lock; the write copies them (src/db/jobs-write.ts). Unlogged: a crash only loses
+    // vectors that the write computes itself when they are missing.
+    sql: `
+CREATE UNLOGGED TABLE tsv_stage (
+  token     bigint NOT NULL,
+  id        text NOT NULL,
+  title_raw text NOT NULL,
+  title_tsv tsvector NOT NULL,
+  text_tsv  tsvector NOT NULL,
+  at        timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (token, id)
+);
+-- Staged once and read once: not worth compressing.
+ALTER TABLE tsv_stage ALTER text_tsv SET STORAGE EXTERNAL;
+`,
+  },
 ];
 
 /** Applies every migration not yet applied. Returns the ids applied now. */
-export async function migrate(pool: pg.Pool): Promise<number[]> {
+export async function migrate(pool: pg.Pool, onProgress?: IndexProgress): Promise<number[]> {
   const client = await pool.connect();
   const applied: number[] = [];
   try {
@@ -417,6 +452,8 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     client.release();
   }
+  // Search indexes left unbuilt by a bulk load that did not finish.
+  await buildDeferredIndexes(pool, onProgress);
   return applied;
 }
 

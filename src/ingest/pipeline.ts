@@ -1,6 +1,7 @@
 // The one write path of postings: validate → enrich → resolve employer → change tracking →
 // duplicate folding → upsert → expiry, in transactional batches. Every loader, adapter and the
 // crawler goes through here.
+import { randomInt } from 'node:crypto';
 import type pg from 'pg';
 import { toCountryCode } from '../geo/countries.ts';
 import {
@@ -25,6 +26,8 @@ import {
   promote,
   repoint,
   type StoredRow,
+  stageVectors,
+  unstageVectors,
   upsertRows,
 } from '../db/jobs-write.ts';
 import { type Db, withTransaction } from '../db/pool.ts';
@@ -109,6 +112,16 @@ function companyRow(c: CompanyRecord): CompanyRow {
 
 const POSTING_BATCH = 500;
 
+/** Cumulative milliseconds per write stage in this process (read by bench/load.ts). */
+export const stageMs: Record<string, number> = {};
+let stageMark = 0;
+/** Charges the time since the previous mark to `stage`. */
+function lap(stage: string): void {
+  const now = performance.now();
+  if (stage) stageMs[stage] = (stageMs[stage] ?? 0) + now - stageMark;
+  stageMark = now;
+}
+
 /**
  * Loads canonical lines. Sources and companies first, then postings in batches of one transaction
  * each, so a crash mid-load leaves every committed batch whole and the rest untouched.
@@ -118,6 +131,7 @@ export async function ingestRecords(
   lines: CanonicalLine[],
   lineNumbers?: number[],
   enrich: Enricher = enrichInline,
+  onProgress?: (postingsDone: number, postingsTotal: number) => void,
 ): Promise<IngestReport> {
   const report = emptyReport();
   const sources = lines.filter((l) => l.kind === 'source');
@@ -148,13 +162,32 @@ export async function ingestRecords(
   // the enricher is one); the writes themselves stay strictly in order.
   const batches: PostingItem[][] = [];
   for (let i = 0; i < postings.length; i += POSTING_BATCH) batches.push(postings.slice(i, i + POSTING_BATCH));
-  let next = batches.length ? enrich(sourceRows, batches[0]) : undefined;
+  // The search vectors of the next batch are computed too (on another connection, see stageVectors).
+  await unstageVectors(db.write);
+  const ahead = async (items: PostingItem[]) => {
+    const batch = await enrich(sourceRows, items);
+    const token = nextToken++;
+    await stageVectors(
+      db.write,
+      token,
+      batch.enriched.map((x) => ({
+        id: x.rec.id,
+        title: x.rec.title,
+        descText: JSON.stringify(x.e.description_text),
+      })),
+    );
+    return { batch, token };
+  };
+  let next = batches.length ? ahead(batches[0]) : undefined;
   for (let i = 0; next; i++) {
-    const batch = await next;
-    next = i + 1 < batches.length ? enrich(sourceRows, batches[i + 1]) : undefined;
+    lap('');
+    const { batch, token } = await next;
+    lap('wait_enrich');
+    next = i + 1 < batches.length ? ahead(batches[i + 1]) : undefined;
     // Settle a failed look-ahead if the write fails first, so it is not reported as unhandled.
     next?.catch(() => {});
-    Object.assign(report, addReports(report, await writeBatch(db, batch)));
+    Object.assign(report, addReports(report, await writeBatch(db, batch, token)));
+    onProgress?.(Math.min((i + 1) * POSTING_BATCH, postings.length), postings.length);
   }
   return report;
 }
@@ -164,10 +197,14 @@ interface Prepared {
   line?: number;
 }
 
-async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<IngestReport> {
+/** Tokens of staged batches: random per process, so concurrent loaders never share one. */
+let nextToken = randomInt(2 ** 40) * 1024;
+
+async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: number): Promise<IngestReport> {
   if (!enriched.length) return report;
 
   await withTransaction(db.write, async (client) => {
+    lap('begin');
     // Employer resolution: given slug, then domain, then normalised name.
     const matches = await findCompanies(
       client,
@@ -196,11 +233,14 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<
       line: x.line,
     }));
 
+    lap('employer');
     const ts = await nextFeedTimestamp(client);
+    lap('feed_clock');
     const existing = await loadExisting(
       client,
       prepared.map((p) => p.content.id),
     );
+    lap('load_existing');
     const now = Date.parse(ts);
     const rows: StoredRow[] = [];
     const toExpire: string[] = [];
@@ -248,13 +288,17 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<
       if (ex) report.updated++;
       else report.inserted++;
     }
-    await upsertRows(client, rows);
+    lap('change_tracking');
+    await upsertRows(client, rows, token);
+    await unstageVectors(client, token);
+    lap('upsert');
 
     // Folding: rows that will be live are matched against the other copies of the same posting.
     const expiring = new Set(toExpire);
     const liveRows = rows.filter((r) => r.state !== 1 && !expiring.has(r.id));
     const published = new Set([...existing.values()].filter((e) => e.state === 0).map((e) => e.id));
     report.folded += await fold(client, liveRows, ts, published);
+    lap('fold');
 
     if (toExpire.length) {
       const expired = await expireRows(client, ts, toExpire);
@@ -262,8 +306,11 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch): Promise<
       await unfold(client, expired, ts);
     }
     // An unchanged re-load (a re-crawl of a quiet board) keeps the cached totals and stats valid.
+    lap('expire');
     if (rows.length || toExpire.length) await bumpDataVersion(client);
+    lap('data_version');
   });
+  lap('commit');
   return report;
 }
 

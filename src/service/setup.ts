@@ -3,6 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
+import type { IndexProgress } from '../db/bulk-indexes.ts';
 import { createKey, ensureAccount } from '../db/keys.ts';
 import { migrate } from '../db/migrations.ts';
 import type { Db } from '../db/pool.ts';
@@ -10,8 +11,13 @@ import { ingestFile } from '../ingest/jsonl.ts';
 import { seedSources } from '../ingest/pipeline.ts';
 import { afterLoad } from './schedules.ts';
 
-export async function prepareDatabase(db: Db): Promise<void> {
-  await migrate(db.write);
+export interface PrepareOptions {
+  /** Progress of the search indexes that a bulk load left unbuilt (built by migrate). */
+  onIndexProgress?: IndexProgress;
+}
+
+export async function prepareDatabase(db: Db, opts: PrepareOptions = {}): Promise<void> {
+  await migrate(db.write, opts.onIndexProgress);
   await seedSources(db.write);
 }
 

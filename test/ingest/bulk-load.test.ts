@@ -1,0 +1,150 @@
+// A bulk load builds the search indexes at its end instead of maintaining them row by row. Both paths
+// must leave the same rows, the same indexes (usable) and the same answers; a load that stops before
+// building them leaves them to the next migrate.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeDataset } from '../../src/demo/write.ts';
+import { BULK_MIN, beginBulkLoad, shouldDefer } from '../../src/db/bulk-indexes.ts';
+import { migrate } from '../../src/db/migrations.ts';
+import { ingestFile } from '../../src/ingest/jsonl.ts';
+import { afterLoad } from '../../src/service/schedules.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+let dir: string;
+let files: string[];
+let bulk: TestApp;
+let incremental: TestApp;
+
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'bulk-load-'));
+  const written = await writeDataset(dir, {
+    jobs: 400,
+    seed: 7,
+    rounds: 1,
+    now: new Date('2026-11-01T00:00:00Z'),
+  });
+  files = written.map((f) => f.file);
+  [bulk, incremental] = await Promise.all([
+    createTestApp({ sample: false }),
+    createTestApp({ sample: false }),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([bulk?.close(), incremental?.close()]);
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+// Everything but the feed timestamps (taken from the clock of each database) and the rendered JSON
+// that carries them.
+const ROWS = `SELECT id, state, duplicate_of, source, company_slug, title_raw, dedupe_key, canonical_url,
+                     modified_at IS NULL AS unmodified, modified_fields, expired_at IS NULL AS unexpired, gone,
+                     country_codes, skills, taxonomies, tracked, content_hash, desc_text,
+                     title_tsv::text AS title_tsv, text_tsv::text AS text_tsv
+                FROM jobs ORDER BY id`;
+const INDEXES = `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS def, i.indisvalid AS valid, i.indisready AS ready
+                   FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+                  WHERE i.indrelid = 'jobs'::regclass ORDER BY c.relname`;
+
+async function ids(app: TestApp, url: string): Promise<string[]> {
+  const res = await app.get(url);
+  expect(res.statusCode).toBe(200);
+  return (res.json() as { data: (string | { id: string })[] }).data.map((j) =>
+    typeof j === 'string' ? j : j.id,
+  );
+}
+
+const QUERIES = [
+  '/v1/jobs?limit=100',
+  '/v1/jobs?title=engineer&limit=100',
+  '/v1/jobs?description=experience&limit=100',
+  '/v1/jobs?country=US&limit=100',
+  '/v1/jobs/feed?since=3650d&limit=1000',
+  '/v1/jobs/modified?modified_gte=2000-01-01T00:00:00Z&limit=1000',
+  '/v1/jobs/expired?expired_gte=2000-01-01T00:00:00Z&limit=1000',
+];
+
+describe('bulk load with deferred search indexes', () => {
+  it('defers only large loads into a table no larger than the load', () => {
+    expect(shouldDefer(BULK_MIN, 0)).toBe(true);
+    expect(shouldDefer(BULK_MIN * 10, BULK_MIN * 10)).toBe(true);
+    expect(shouldDefer(BULK_MIN - 1, 0)).toBe(false);
+    expect(shouldDefer(BULK_MIN * 10, BULK_MIN * 10 + 1)).toBe(false);
+  });
+
+  it('builds the indexes at the end: same rows, same usable indexes, same answers as row-by-row', async () => {
+    for (const [i, file] of files.entries()) {
+      // The base snapshot into an empty table, then the round on top of it, each way.
+      const [a, b] = await Promise.all([
+        ingestFile(bulk.db, file, undefined, undefined, 'defer'),
+        ingestFile(incremental.db, file, undefined, undefined, 'keep'),
+      ]);
+      expect(a).toEqual(b);
+      expect(a.inserted).toBeGreaterThan(i === 0 ? 300 : 0);
+      await Promise.all([afterLoad(bulk.db), afterLoad(incremental.db)]);
+      const [ra, rb] = await Promise.all([bulk.db.write.query(ROWS), incremental.db.write.query(ROWS)]);
+      expect(ra.rows.length).toBeGreaterThan(300);
+      expect(ra.rows).toEqual(rb.rows);
+      const [ia, ib] = await Promise.all([bulk.db.write.query(INDEXES), incremental.db.write.query(INDEXES)]);
+      expect(ia.rows).toEqual(ib.rows);
+      expect(ia.rows.length).toBeGreaterThan(20);
+      expect(ia.rows.every((r) => r.valid && r.ready)).toBe(true);
+      expect((await bulk.db.write.query('SELECT * FROM deferred_indexes')).rows).toEqual([]);
+      // Vectors staged ahead or kept from an unchanged text are the ones the text gives.
+      const stale = await bulk.db.write.query(
+        `SELECT count(*)::int AS n FROM jobs
+          WHERE title_tsv <> to_tsvector('english', title_raw)
+             OR text_tsv <> to_tsvector('english', title_raw || ' ' || (desc_text::json #>> '{}'))`,
+      );
+      expect(stale.rows[0].n).toBe(0);
+      expect((await bulk.db.write.query('SELECT count(*)::int AS n FROM tsv_stage')).rows[0].n).toBe(0);
+      for (const q of QUERIES) {
+        const found = await ids(bulk, q);
+        expect(found, q).toEqual(await ids(incremental, q));
+        if (!/modified|expired/.test(q) || i > 0) expect(found.length, q).toBeGreaterThan(0);
+      }
+    }
+    // The text search really goes through the rebuilt index.
+    const client = await bulk.db.write.connect();
+    try {
+      await client.query('ANALYZE jobs');
+      await client.query('SET enable_seqscan = off');
+      await client.query('SET enable_indexscan = off');
+      const plan = await client.query(
+        `EXPLAIN (COSTS OFF) SELECT id FROM jobs WHERE state = 0 AND text_tsv @@ to_tsquery('english', 'zzyzx')`,
+      );
+      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(
+        /Bitmap Index Scan on jobs_live_text_tsv/,
+      );
+    } finally {
+      client.release(true);
+    }
+  });
+
+  it('a load that stops before building leaves the indexes to the next migrate, not to a running load', async () => {
+    const before = (await bulk.db.write.query(INDEXES)).rows;
+    const load = await beginBulkLoad(bulk.db.write);
+    const dropped = (await bulk.db.write.query('SELECT name FROM deferred_indexes ORDER BY name')).rows;
+    expect(dropped.map((r) => r.name)).toContain('jobs_live_text_tsv');
+    expect((await bulk.db.write.query(INDEXES)).rows.length).toBe(before.length - dropped.length);
+    // Another process starting meanwhile leaves them to the load that is still running.
+    await migrate(bulk.db.write);
+    expect((await bulk.db.write.query('SELECT count(*)::int AS n FROM deferred_indexes')).rows[0].n).toBe(
+      dropped.length,
+    );
+    // The load's process dies: its session ends without building them.
+    await bulk.db.write.query(
+      `SELECT pg_terminate_backend(pid, 10000) FROM pg_locks
+        WHERE locktype = 'advisory' AND objid = 7410003 AND granted
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    const built: [number, number][] = [];
+    await migrate(bulk.db.write, (n, total) => built.push([n, total]));
+    await load.finish(); // nothing left to build; returns its broken connection
+    expect((await bulk.db.write.query(INDEXES)).rows).toEqual(before);
+    expect((await bulk.db.write.query('SELECT count(*)::int AS n FROM deferred_indexes')).rows[0].n).toBe(0);
+    expect(built.at(-1)).toEqual([dropped.length, dropped.length]);
+  });
+});
