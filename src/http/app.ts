@@ -70,7 +70,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
             },
             ...(typeof opts.logger === 'object' ? opts.logger : {}),
           },
-    logController: new LogController({ disableRequestLogging: true }),
+    // At trace, Fastify's own lines too: one when a request is read and one when it is answered (with the
+    // request id), for following single requests (the several-hosts test does); redacted by the serializer.
+    logController: new LogController({ disableRequestLogging: ctx.config.LOG_LEVEL !== 'trace' }),
     clientErrorHandler: onClientError,
     frameworkErrors: onFrameworkError,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: false, maxParamLength: 2048 },

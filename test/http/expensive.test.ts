@@ -9,7 +9,10 @@ let t: TestApp;
 let other: string;
 let locker: pg.Client;
 beforeAll(async () => {
-  t = await createTestApp({ env: { EXPENSIVE_PER_PROCESS: '3', EXPENSIVE_PER_ACCOUNT: '2' } });
+  t = await createTestApp({
+    // Held requests must outlast the test's own waiting on a loaded machine.
+    env: { EXPENSIVE_PER_PROCESS: '3', EXPENSIVE_PER_ACCOUNT: '2', STATEMENT_TIMEOUT_MS: '60000' },
+  });
   const account = await ensureAccount(t.db.write, 'other', 600, 1_000_000);
   other = (await createKey(t.db.write, account.id, 'jps_')).key;
   locker = new pg.Client({ connectionString: t.db.url });

@@ -54,8 +54,8 @@ async function startHost(db: TestDb): Promise<Host> {
     // Three processes per host, two pools each: keep the primary's connections few.
     POOL_MAX: '3',
     DEMO_DATA: 'false',
-    // Info: the request log tells which requests a host read and what it answered.
-    LOG_LEVEL: 'info',
+    // Trace: the request log tells which requests a host read and what it answered.
+    LOG_LEVEL: 'trace',
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env });
   let err = '';

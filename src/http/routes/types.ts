@@ -56,11 +56,12 @@ export function route<E extends ParamList>(def: RouteDef<E>): Route {
   const { handle, ...rest } = def;
   return {
     ...rest,
-    run: (ctx, query, req) => {
+    run: (ctx, query, req, admit) => {
       // `E` is one list: an ignored list parses to nothing, any other to its own typed parameters.
       const params = (
         def.params === 'ignore' ? {} : parseParams(def.params as Endpoint, query)
       ) as ParamsFor<E>;
+      admit?.(params);
       return handle(ctx, params, req);
     },
   };
