@@ -177,6 +177,10 @@ async function main() {
       PORT: String(port),
       HOST: '127.0.0.1',
       DEMO_DATA: 'false',
+      // One key stands for many users here: the expensive-work gate (one account's share) would turn the
+      // heavy kinds into 429s. Like the rate limit, it is set out of the way; the robustness suite tests it.
+      EXPENSIVE_PER_PROCESS: '1000',
+      EXPENSIVE_PER_ACCOUNT: '1000',
       ...(opts.workers ? { WORKERS: String(opts.workers) } : {}),
     },
     port,

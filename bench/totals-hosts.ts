@@ -36,6 +36,9 @@ async function startHost(port: number) {
       WORKERS: String(workers),
       POOL_MAX: '4',
       DEMO_DATA: 'false',
+      // One account stands for many clients: keep the expensive-work gate out of the count.
+      EXPENSIVE_PER_PROCESS: '1000',
+      EXPENSIVE_PER_ACCOUNT: '1000',
       LOG_LEVEL: 'warn',
     },
   });
