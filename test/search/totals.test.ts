@@ -238,7 +238,7 @@ describe('totals shared between processes (PgTotalsStore)', () => {
          ('\\x01', $1, 1, now() - interval '2 hours'),   -- current version: kept
          ('\\x02', $1 - 1, 2, now() - interval '2 hours'), -- earlier version, past the replay log: dropped
          ('\\x03', $1 - 1, 3, now() - interval '10 minutes'), -- earlier version, recent: kept
-         ('\\x04', $1, 4, now() - interval '25 hours')`, // a day old: dropped
+         ('\\x04', $1, 4, now() - interval '25 hours')   -- a day old: dropped`,
       [v],
     );
     expect(await purgeSharedTotals(t.db.write)).toBe(2);
