@@ -4,7 +4,7 @@ import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { expireDue } from '../../src/ingest/pipeline.ts';
 import type { JobFilters } from '../../src/search/filters.ts';
 import { countJobs } from '../../src/search/jobs.ts';
-import { PgTotalsStore } from '../../src/db/totals-store.ts';
+import { PgTotalsStore, purgeSharedTotals } from '../../src/db/totals-store.ts';
 import { TotalsCache } from '../../src/search/totals.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -227,5 +227,22 @@ describe('totals shared between processes (PgTotalsStore)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0].n).toBe(res.json().count);
     expect(rows[0].version).toBe(rows[0].current);
+  });
+
+  it('the purge drops totals of earlier versions older than the replay log, and any a day old', async () => {
+    await t.db.write.query('DELETE FROM shared_totals');
+    const { rows } = await t.db.write.query('SELECT version::int AS v FROM data_version');
+    const v = rows[0].v;
+    await t.db.write.query(
+      `INSERT INTO shared_totals (key, version, n, at) VALUES
+         ('\\x01', $1, 1, now() - interval '2 hours'),   -- current version: kept
+         ('\\x02', $1 - 1, 2, now() - interval '2 hours'), -- earlier version, past the replay log: dropped
+         ('\\x03', $1 - 1, 3, now() - interval '10 minutes'), -- earlier version, recent: kept
+         ('\\x04', $1, 4, now() - interval '25 hours')   -- a day old: dropped`,
+      [v],
+    );
+    expect(await purgeSharedTotals(t.db.write)).toBe(2);
+    const left = await t.db.write.query('SELECT n::int FROM shared_totals ORDER BY n');
+    expect(left.rows.map((r) => r.n)).toEqual([1, 3]);
   });
 });
