@@ -1,6 +1,7 @@
 // stats: coverage per field over the live jobs, overall and per source.
 import { COVERAGE_KEYS, refreshCoverage } from '../db/stats.ts';
 import { withDb } from './db.ts';
+import { JobState } from '../model/job-state.ts';
 
 export async function run(_args: string[]): Promise<number> {
   return withDb(async (db) => {
@@ -15,7 +16,7 @@ export async function run(_args: string[]): Promise<number> {
               round(100.0 * count(*) FILTER (WHERE has_salary) / count(*), 1)::float AS salary,
               round(100.0 * count(*) FILTER (WHERE cardinality(education) > 0) / count(*), 1)::float AS education,
               round(100.0 * count(*) FILTER (WHERE language IS NOT NULL) / count(*), 1)::float AS language
-         FROM jobs WHERE state = 0 GROUP BY source ORDER BY n DESC`,
+         FROM jobs WHERE state = ${JobState.Live} GROUP BY source ORDER BY n DESC`,
     );
     process.stdout.write(`${JSON.stringify({ source: '(all)', ...overall })}\n`);
     for (const r of rows) process.stdout.write(`${JSON.stringify(r)}\n`);

@@ -1,5 +1,6 @@
 // Writes of the companies and sources tables.
 import type pg from 'pg';
+import { JobState } from '../model/job-state.ts';
 
 export interface CompanyRow {
   slug: string;
@@ -176,7 +177,7 @@ export async function loadSources(pool: pg.Pool | pg.PoolClient): Promise<Source
 export async function refreshJobsCounts(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ slug: string }>(
     `WITH counts AS (
-       SELECT company_slug AS slug, count(*)::int AS n FROM jobs WHERE state = 0 AND company_slug IS NOT NULL
+       SELECT company_slug AS slug, count(*)::int AS n FROM jobs WHERE state = ${JobState.Live} AND company_slug IS NOT NULL
         GROUP BY company_slug
      ), changed AS (
        UPDATE companies c SET jobs_count = coalesce(k.n, 0)

@@ -1,10 +1,11 @@
 // Writes of the jobs table: the only SQL of ingestion and of the lifecycle schedules.
 import type pg from 'pg';
 import type { JobContent, Tracked } from '../model/job-row.ts';
+import { JobState } from '../model/job-state.ts';
 
 export interface ExistingJob {
   id: string;
-  state: number;
+  state: JobState;
   duplicate_of: string | null;
   source_type: string;
   tracked: Tracked;
@@ -29,7 +30,7 @@ export async function loadExisting(client: pg.PoolClient, ids: string[]): Promis
 }
 
 export interface StoredRow extends Omit<JobContent, 'pub'> {
-  state: number;
+  state: JobState;
   duplicate_of: string | null;
   posted_at: string;
   created_at: string;
@@ -149,7 +150,7 @@ export async function upsertRows(client: pg.PoolClient, rows: StoredRow[], token
 
 export interface Candidate {
   id: string;
-  state: number;
+  state: JobState;
   duplicate_of: string | null;
   source_type: string;
   created_at: string;
@@ -169,7 +170,7 @@ export async function findCandidates(
     `SELECT id, state, duplicate_of, source_type, ${TS('created_at')} AS created_at, canonical_url, dedupe_key,
             desc_sig, (NOT gone AND (expires_at IS NULL OR expires_at > now())) AS eligible
        FROM jobs
-      WHERE state <> 1 AND (canonical_url = ANY($1::text[]) OR dedupe_key = ANY($2::text[]))`,
+      WHERE state <> ${JobState.Expired} AND (canonical_url = ANY($1::text[]) OR dedupe_key = ANY($2::text[]))`,
     [urls, keys],
   );
   return rows;
@@ -193,7 +194,7 @@ export async function foldInto(
     `WITH folded AS (
        UPDATE jobs SET duplicate_of = $2,
               expired_at = CASE WHEN id = ANY($4::text[]) THEN $3::timestamptz ELSE expired_at END,
-              state = 2
+              state = ${JobState.Folded}
         WHERE id = ANY($1::text[])
      )
      UPDATE jobs SET duplicate_of = $2 WHERE duplicate_of = ANY($1::text[]) AND NOT (id = ANY($1::text[]))`,
@@ -205,12 +206,12 @@ export async function foldInto(
 export async function expireRows(client: pg.PoolClient, ts: string, ids?: string[]): Promise<string[]> {
   const { rows } = ids
     ? await client.query<{ id: string }>(
-        `UPDATE jobs SET state = 1, expired_at = $1::timestamptz WHERE state = 0 AND id = ANY($2::text[]) RETURNING id`,
+        `UPDATE jobs SET state = ${JobState.Expired}, expired_at = $1::timestamptz WHERE state = ${JobState.Live} AND id = ANY($2::text[]) RETURNING id`,
         [ts, ids],
       )
     : await client.query<{ id: string }>(
-        `UPDATE jobs SET state = 1, expired_at = $1::timestamptz
-          WHERE state = 0 AND expires_at IS NOT NULL AND expires_at <= now() RETURNING id`,
+        `UPDATE jobs SET state = ${JobState.Expired}, expired_at = $1::timestamptz
+          WHERE state = ${JobState.Live} AND expires_at IS NOT NULL AND expires_at <= now() RETURNING id`,
         [ts],
       );
   return rows.map((r) => r.id);
@@ -219,7 +220,7 @@ export async function expireRows(client: pg.PoolClient, ts: string, ids?: string
 /** Live rows of a board that are not in `seen`. */
 export async function boardMissing(client: pg.PoolClient, board: string, seen: string[]): Promise<string[]> {
   const { rows } = await client.query<{ id: string }>(
-    `SELECT id FROM jobs WHERE board = $1 AND state <> 1 AND NOT gone AND NOT (id = ANY($2::text[])) FOR UPDATE`,
+    `SELECT id FROM jobs WHERE board = $1 AND state <> ${JobState.Expired} AND NOT gone AND NOT (id = ANY($2::text[])) FOR UPDATE`,
     [board, seen],
   );
   return rows.map((r) => r.id);
@@ -247,7 +248,7 @@ export async function copiesOf(client: pg.PoolClient, survivors: string[]) {
   }>(
     `SELECT id, duplicate_of, source_type, ${TS('created_at')} AS created_at, doc,
             (NOT gone AND (expires_at IS NULL OR expires_at > now())) AS eligible
-       FROM jobs WHERE state = 2 AND duplicate_of = ANY($1::text[])
+       FROM jobs WHERE state = ${JobState.Folded} AND duplicate_of = ANY($1::text[])
       ORDER BY duplicate_of, CASE source_type WHEN 'ats' THEN 0 WHEN 'jobboard' THEN 1 ELSE 2 END, created_at, id
       FOR UPDATE`,
     [survivors],
@@ -268,7 +269,7 @@ export async function promote(
   modifiedFields: string[] = [],
 ): Promise<void> {
   await client.query(
-    `UPDATE jobs SET state = 0, duplicate_of = NULL, expired_at = NULL, modified_at = $2::timestamptz,
+    `UPDATE jobs SET state = ${JobState.Live}, duplicate_of = NULL, expired_at = NULL, modified_at = $2::timestamptz,
             modified_fields = $4::text[], doc = $3
       WHERE id = $1`,
     [id, ts, doc, modifiedFields],
@@ -279,7 +280,7 @@ export async function promote(
 export async function liveIds(client: pg.PoolClient, ids: string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
   const { rows } = await client.query<{ id: string }>(
-    'SELECT id FROM jobs WHERE state = 0 AND id = ANY($1::text[])',
+    `SELECT id FROM jobs WHERE state = ${JobState.Live} AND id = ANY($1::text[])`,
     [ids],
   );
   return new Set(rows.map((r) => r.id));
@@ -293,9 +294,9 @@ export async function repoint(client: pg.PoolClient, from: string, to: string): 
 export async function purgeExpired(pool: pg.Pool, retentionDays: number): Promise<number> {
   const { rowCount } = await pool.query(
     `WITH gone AS (
-       DELETE FROM jobs WHERE state = 1 AND expired_at < now() - $1 * interval '1 day' RETURNING id
+       DELETE FROM jobs WHERE state = ${JobState.Expired} AND expired_at < now() - $1 * interval '1 day' RETURNING id
      )
-     DELETE FROM jobs WHERE state = 2 AND duplicate_of IN (SELECT id FROM gone)`,
+     DELETE FROM jobs WHERE state = ${JobState.Folded} AND duplicate_of IN (SELECT id FROM gone)`,
     [retentionDays],
   );
   return rowCount ?? 0;

@@ -1,6 +1,7 @@
 // Dataset figures of /v1/meta and /v1/health. Exact: cached per data version, which every
 // committing ingest or expiry bumps.
 import type pg from 'pg';
+import { JobState } from '../model/job-state.ts';
 
 export interface LiveStats {
   jobs: number;
@@ -21,12 +22,12 @@ export async function liveStats(pool: pg.Pool): Promise<LiveStats> {
   if (cache && cache.version === version) return cache.stats;
   const [bySource, companies, newest] = await Promise.all([
     pool.query<{ source: string; n: number }>(
-      'SELECT source, count(*)::int AS n FROM jobs WHERE state = 0 GROUP BY source ORDER BY n DESC, source',
+      `SELECT source, count(*)::int AS n FROM jobs WHERE state = ${JobState.Live} GROUP BY source ORDER BY n DESC, source`,
     ),
     pool.query<{ n: number }>('SELECT count(*)::int AS n FROM companies'),
     pool.query<{ newest: string | null }>(
       `SELECT to_char(max(posted_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS newest
-         FROM jobs WHERE state = 0`,
+         FROM jobs WHERE state = ${JobState.Live}`,
     ),
   ]);
   const sources = bySource.rows.map((r) => [r.source, r.n] as [string, number]);
@@ -63,7 +64,7 @@ export async function refreshCoverage(pool: pg.Pool): Promise<Record<string, num
             count(*) FILTER (WHERE has_salary)::int AS salary,
             count(*) FILTER (WHERE cardinality(education) > 0)::int AS education,
             count(*) FILTER (WHERE language IS NOT NULL)::int AS language
-       FROM jobs WHERE state = 0`,
+       FROM jobs WHERE state = ${JobState.Live}`,
   );
   const r = rows[0];
   const coverage: Record<string, number> = {};

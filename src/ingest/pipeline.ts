@@ -38,6 +38,7 @@ import { KNOWN_SOURCES } from '../model/sources.ts';
 import type { JobContent } from '../model/job-row.ts';
 import { nameKey } from './stages/name-key.ts';
 import { buildContent, changedFields, hammingHex, renderDoc } from './stages/row.ts';
+import { JobState } from '../model/job-state.ts';
 
 const TYPE_RANK: Record<string, number> = { ats: 0, jobboard: 1, aggregator: 2 };
 /** Near-identical descriptions: SimHash distance at most this many bits of 64. */
@@ -250,25 +251,25 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
       if (ex && ex.content_hash === content.content_hash) {
         // Same record again: nothing changes. A live row whose expires_at passed meanwhile expires here.
         report.unchanged++;
-        if (ending && ex.state === 0) toExpire.push(content.id);
+        if (ending && ex.state === JobState.Live) toExpire.push(content.id);
         continue;
       }
       const changed = ex ? changedFields(ex.tracked, content.tracked) : [];
-      const reviving = ex !== undefined && ex.state === 1 && !ending;
+      const reviving = ex !== undefined && ex.state === JobState.Expired && !ending;
       const bump = ex !== undefined && (changed.length > 0 || reviving);
       const created_at = ex?.created_at ?? ts;
       const modified_at = bump ? ts : (ex?.modified_at ?? null);
       const modified_fields = bump ? changed : (ex?.modified_fields ?? []);
       const posted_at = content.posted_at ?? created_at;
-      let state = ex ? ex.state : 0;
+      let state: JobState = ex ? ex.state : JobState.Live;
       let expired_at = ex?.expired_at ?? null;
       if (reviving) {
-        state = 0;
+        state = JobState.Live;
         expired_at = null;
       }
-      if (ending && state === 0) toExpire.push(content.id);
+      if (ending && state === JobState.Live) toExpire.push(content.id);
       if (ending && !ex) {
-        state = 1;
+        state = JobState.Expired;
         expired_at = ts;
         report.expired++;
       }
@@ -276,7 +277,7 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
       rows.push({
         ...columns,
         state,
-        duplicate_of: state === 2 ? (ex?.duplicate_of ?? null) : null,
+        duplicate_of: state === JobState.Folded ? (ex?.duplicate_of ?? null) : null,
         posted_at,
         created_at,
         modified_at,
@@ -295,8 +296,10 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
 
     // Folding: rows that will be live are matched against the other copies of the same posting.
     const expiring = new Set(toExpire);
-    const liveRows = rows.filter((r) => r.state !== 1 && !expiring.has(r.id));
-    const published = new Set([...existing.values()].filter((e) => e.state === 0).map((e) => e.id));
+    const liveRows = rows.filter((r) => r.state !== JobState.Expired && !expiring.has(r.id));
+    const published = new Set(
+      [...existing.values()].filter((e) => e.state === JobState.Live).map((e) => e.id),
+    );
     report.folded += await fold(client, liveRows, ts, published);
     lap('fold');
 
@@ -317,7 +320,7 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
 /** How close two descriptions must be: a folded copy stands for its survivor only when near-identical. */
 function nearBits(c: Candidate, me: Candidate): number {
   const boardCopyOfAts = (c.source_type === 'ats') !== (me.source_type === 'ats');
-  return boardCopyOfAts && c.state !== 2 ? REPOST_BITS : NEAR_IDENTICAL_BITS;
+  return boardCopyOfAts && c.state !== JobState.Folded ? REPOST_BITS : NEAR_IDENTICAL_BITS;
 }
 
 /** Folds copies: within each group of copies the best row (ats, then jobboard, then aggregator; then the oldest) survives. */
@@ -336,7 +339,9 @@ async function fold(
   const byId = new Map<string, Candidate>(cands.map((c) => [c.id, c]));
   // Live rows not written by this batch were committed live before: they have been published.
   const batchIds = new Set(rows.map((r) => r.id));
-  const published = new Set(cands.filter((c) => c.state === 0 && !batchIds.has(c.id)).map((c) => c.id));
+  const published = new Set(
+    cands.filter((c) => c.state === JobState.Live && !batchIds.has(c.id)).map((c) => c.id),
+  );
   for (const id of publishedInBatch) published.add(id);
   const rank = (c: Candidate) => [TYPE_RANK[c.source_type] ?? 3, c.created_at, c.id] as const;
   const better = (a: Candidate, b: Candidate) => {
@@ -346,9 +351,9 @@ async function fold(
   };
   const survivorOf = (c: Candidate): Candidate | undefined => {
     let cur: Candidate | undefined = c;
-    for (let hops = 0; cur && cur.state === 2 && hops < 5; hops++)
+    for (let hops = 0; cur && cur.state === JobState.Folded && hops < 5; hops++)
       cur = cur.duplicate_of ? byId.get(cur.duplicate_of) : undefined;
-    return cur && cur.state === 0 ? cur : undefined;
+    return cur && cur.state === JobState.Live ? cur : undefined;
   };
   // A folded row of this batch becomes live again (announced through the modified feed): its
   // original is no longer live, or it now beats every live copy.
@@ -358,18 +363,20 @@ async function fold(
     doc.modified_at = ts;
     doc.modified_fields = fields;
     await promote(client, r.id, ts, JSON.stringify(doc), fields);
-    me.state = 0;
+    me.state = JobState.Live;
     me.duplicate_of = null;
   };
   const originals = await liveIds(
     client,
-    cands.filter((c) => c.state === 2 && batchIds.has(c.id) && c.duplicate_of).map((c) => c.duplicate_of!),
+    cands
+      .filter((c) => c.state === JobState.Folded && batchIds.has(c.id) && c.duplicate_of)
+      .map((c) => c.duplicate_of!),
   );
   let folded = 0;
   for (const r of rows) {
     const me = byId.get(r.id);
     if (!me?.eligible) continue;
-    if (me.state === 2 && me.duplicate_of) {
+    if (me.state === JobState.Folded && me.duplicate_of) {
       const hasLiveOriginal = byId.has(me.duplicate_of)
         ? survivorOf(me) !== undefined
         : originals.has(me.duplicate_of);
@@ -390,16 +397,16 @@ async function fold(
     if (better(me, best)) {
       // This row takes over: every other live copy folds into it.
       const losers = others.map((o) => o.id);
-      if (me.state === 2) await revive(r, me);
+      if (me.state === JobState.Folded) await revive(r, me);
       await foldInto(client, losers, me.id, ts, published);
       for (const o of others) {
-        o.state = 2;
+        o.state = JobState.Folded;
         o.duplicate_of = me.id;
       }
       folded += losers.length;
-    } else if (me.state !== 2 || me.duplicate_of !== best.id) {
+    } else if (me.state !== JobState.Folded || me.duplicate_of !== best.id) {
       await foldInto(client, [me.id], best.id, ts, published);
-      me.state = 2;
+      me.state = JobState.Folded;
       me.duplicate_of = best.id;
       folded++;
     }

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
 import { type DescriptionFormat, descriptionColumn, renderJob } from './render.ts';
 import { raw, sql } from './sql.ts';
+import { JobState } from '../model/job-state.ts';
 
 export type FeedKind = 'feed' | 'modified' | 'expired';
 
@@ -18,10 +19,10 @@ export interface FeedRequest {
 }
 
 const KEY: Record<FeedKind, { col: string; where: string }> = {
-  feed: { col: 'j.created_at', where: 'j.state = 0' },
-  modified: { col: 'j.modified_at', where: 'j.state = 0 AND j.modified_at IS NOT NULL' },
+  feed: { col: 'j.created_at', where: `j.state = ${JobState.Live}` },
+  modified: { col: 'j.modified_at', where: `j.state = ${JobState.Live} AND j.modified_at IS NOT NULL` },
   // Expired jobs and published postings later folded into another: both are deletions for a mirror.
-  expired: { col: 'j.expired_at', where: 'j.expired_at IS NOT NULL AND j.state <> 0' },
+  expired: { col: 'j.expired_at', where: `j.expired_at IS NOT NULL AND j.state <> ${JobState.Live}` },
 };
 
 export interface FeedPage {

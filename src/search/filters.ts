@@ -1,6 +1,7 @@
 // Job filters (the plan): a plain object, no HTTP in it, compiled once into one SQL condition on
 // `jobs j` that every statement of the request reuses.
-import { and, likeEscape, raw, type Sql, sql } from './sql.ts';
+import { JobState } from '../model/job-state.ts';
+import { and, likeEscape, raw, type Sql, sql, stateIs } from './sql.ts';
 
 export interface JobFilters {
   title?: string; // tsquery text
@@ -59,7 +60,7 @@ export interface CompileOptions {
  */
 export function compileFilters(f: JobFilters, opts: CompileOptions = {}): Sql {
   const w: Sql[] = [];
-  if (!opts.anyState) w.push(sql`j.state = 0`);
+  if (!opts.anyState) w.push(sql`j.state = ${stateIs(JobState.Live)}`);
   if (f.title) w.push(sql`j.title_tsv @@ to_tsquery(${TS}, ${f.title})`);
   if (f.title_advanced) w.push(sql`j.title_tsv @@ to_tsquery(${TS}, ${f.title_advanced})`);
   if (f.description) w.push(sql`j.text_tsv @@ to_tsquery(${TS}, ${f.description})`);

@@ -8,7 +8,8 @@ import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './
 import { compileFilters, type JobFilters } from './filters.ts';
 import { pageStrategy } from './plan.ts';
 import { type DescriptionFormat, descriptionColumn, type JobRow, renderJob } from './render.ts';
-import { raw, type Sql, sql } from './sql.ts';
+import { raw, type Sql, sql, stateIs } from './sql.ts';
+import { JobState } from '../model/job-state.ts';
 import type { Counted } from '../model/totals.ts';
 import { type TotalsCache, VERSION_SQL } from './totals.ts';
 
@@ -81,7 +82,7 @@ async function pageRows(
   const from =
     walk === undefined
       ? sql`jobs j`
-      : sql`(SELECT * FROM jobs j WHERE j.state = 0 AND ${keyset}
+      : sql`(SELECT * FROM jobs j WHERE j.state = ${stateIs(JobState.Live)} AND ${keyset}
           ORDER BY j.posted_at DESC, j.id DESC LIMIT ${walk}) j`;
   const query = sql`
     WITH ids AS (
@@ -224,7 +225,7 @@ async function replayCount(
     SELECT j.collapse_key, -1 FROM ch, unnest(ch.entered_ids) AS e(id) JOIN jobs j ON j.id = e.id WHERE ${rowWhere}`;
   const delta = collapse
     ? sql`(SELECT coalesce(sum((g.now > 0)::int - ((g.now + g.back) > 0)::int), 0) FROM (
-         SELECT per.back, (SELECT count(*) FROM jobs j WHERE j.state = 0 AND ${rowWhere} AND j.collapse_key = per.k) AS now
+         SELECT per.back, (SELECT count(*) FROM jobs j WHERE j.state = ${stateIs(JobState.Live)} AND ${rowWhere} AND j.collapse_key = per.k) AS now
          FROM (SELECT k, sum(back) AS back FROM ev GROUP BY k) AS per) AS g)`
     : sql`(SELECT coalesce(-sum(back), 0) FROM ev)`;
   const { rows } = await db.query(
@@ -249,7 +250,7 @@ export async function getJob(
   const { rows } = await ctx.pool.query<JobRow>(
     sql`SELECT j.doc, coalesce(c.profile_json, j.company_fallback) AS company, ${raw(descriptionColumn(fmt))} AS description
      FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug
-     WHERE j.id = ${id} AND j.state <> 2`,
+     WHERE j.id = ${id} AND j.state <> ${stateIs(JobState.Folded)}`,
   );
   return rows[0] ? renderJob(rows[0]) : undefined;
 }

@@ -2,6 +2,7 @@
 // numbered when the whole statement is put together, so one compiled fragment (the filters of a
 // request) can be reused in every statement of that request.
 import sql, { join, raw, type Sql } from 'sql-template-tag';
+import type { JobState } from '../model/job-state.ts';
 
 export { raw, type Sql, sql };
 
@@ -13,4 +14,9 @@ export function and(conds: readonly Sql[]): Sql {
 /** Escapes LIKE metacharacters so user text matches literally. */
 export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (m) => `\\${m}`);
+}
+
+/** A job state as SQL text: a literal, so that the partial indexes on live rows match the query. */
+export function stateIs(s: JobState): Sql {
+  return raw(String(s));
 }
