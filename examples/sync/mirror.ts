@@ -24,8 +24,9 @@ export function loadState(file: string): MirrorState {
 }
 
 function saveState(file: string, state: MirrorState): void {
-  writeFileSync(`${file}.tmp`, JSON.stringify(state));
-  renameSync(`${file}.tmp`, file); // a crash leaves the previous state, never half of one
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(state));
+  renameSync(tmp, file); // a crash leaves the previous state, never half of one
 }
 
 /** One pass over the three feeds, each drained to its end. */

@@ -2,7 +2,7 @@
 // listening service over HTTP with the typed client while change rounds load, killed and restarted
 // in the middle. Once caught up, its stored mirror equals the live population, row for row.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,6 @@ import type { TestApp } from '../helpers/app.ts';
 import { description, lifecycleApp, type Posting, posting } from '../lifecycle/helpers.ts';
 
 const PROGRAM = path.resolve('examples/sync/mirror.ts');
-const TSX = path.resolve('node_modules/.bin/tsx');
 
 let t: TestApp;
 let base: string;
@@ -29,8 +28,16 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function run(file: string, args: string[]): { child: ChildProcess; done: Promise<number | null> } {
-  const child = spawn(TSX, [PROGRAM, ...args], {
+interface Run {
+  child: ChildProcess;
+  done: Promise<number | null>;
+  /** Resolves once the program has finished n passes over the three feeds. */
+  passes(n: number): Promise<void>;
+}
+
+function run(file: string, args: string[]): Run {
+  // node itself (not the tsx wrapper), so that a kill reaches the program.
+  const child = spawn(process.execPath, ['--import', 'tsx', PROGRAM, ...args], {
     env: { ...process.env, JPS_URL: base, JPS_KEY: t.key, MIRROR_FILE: file },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -38,13 +45,24 @@ function run(file: string, args: string[]): { child: ChildProcess; done: Promise
   child.stderr?.on('data', (d) => {
     err += d;
   });
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += d;
+  });
+  const passes = async (n: number) => {
+    for (let i = 0; i < 600 && (out.match(/ mirror: /g) ?? []).length < n; i++) {
+      if (child.exitCode !== null) throw new Error(`the sync example exited: ${err}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((out.match(/ mirror: /g) ?? []).length).toBeGreaterThanOrEqual(n);
+  };
   const done = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
       if (code && err) process.stderr.write(`sync example exited ${code}: ${err}\n`);
       resolve(code);
     }),
   );
-  return { child, done };
+  return { child, done, passes };
 }
 
 describe('the sync example', () => {
@@ -91,14 +109,15 @@ describe('the sync example', () => {
     await round(1);
     await round(2);
     // It has mirrored something before the crash, so the restart resumes rather than starts over.
-    for (let i = 0; i < 200 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
+    await first.passes(1);
     expect(Object.keys(loadState(file).jobs).length).toBeGreaterThan(10);
     first.child.kill('SIGKILL'); // a crash: the stored state is all that survives
     await first.done;
     const second = run(file, ['--interval=0.2']);
     await round(3);
+    await second.passes(1);
     await round(4);
-    second.child.kill('SIGTERM');
+    second.child.kill('SIGKILL');
     await second.done;
     const resumed = loadState(file);
     expect(resumed.created_gte > '2000').toBe(true);
