@@ -35,56 +35,75 @@ export function validateLine(value: unknown): CanonicalLine {
   need(typeof value === 'object' && value !== null && !Array.isArray(value), 'not a JSON object');
   const o = value as Record<string, unknown>;
   const kind = o.kind ?? 'posting';
-  if (kind === 'source') {
-    need(isStr(o.slug) && /^[a-z0-9][a-z0-9_.-]{0,63}$/.test(o.slug), 'slug must be a lower-case slug');
-    need(
-      o.type === 'ats' || o.type === 'jobboard' || o.type === 'aggregator',
-      'type must be ats, jobboard or aggregator',
-    );
-    need(isStr(o.domain) && o.domain.length > 0, 'domain is required');
-    need(isStr(o.name) && o.name.length > 0, 'name is required');
-    optional(o, 'legacy_slug', isStr, 'a string');
-    return { ...o, kind } as CanonicalLine;
+  if (kind === 'source') checkSource(o);
+  else if (kind === 'company') checkCompany(o);
+  else {
+    need(kind === 'posting', `unknown kind ${JSON.stringify(kind)}`);
+    checkPosting(o);
   }
-  if (kind === 'company') {
-    need(isStr(o.slug) && o.slug.length > 0 && o.slug.length <= 200, 'slug is required');
-    need(isStr(o.name) && o.name.trim().length > 0, 'name is required');
-    for (const k of [
-      'domain',
-      'website',
-      'logo',
-      'industry',
-      'type',
-      'description',
-      'slogan',
-      'size_range',
-      'data_tier',
-    ]) {
-      optional(o, k, isStr, 'a string');
-    }
-    for (const k of ['employee_count', 'followers', 'founded_year']) optional(o, k, isNum, 'a number');
-    optional(o, 'specialties', isStrArr, 'an array of at most 200 strings of at most 500 characters');
-    optional(o, 'hq', (v) => typeof v === 'object', 'an object');
-    optional(o, 'funding', (v) => typeof v === 'object', 'an object');
-    return { ...o, kind } as CanonicalLine;
-  }
-  need(kind === 'posting', `unknown kind ${JSON.stringify(kind)}`);
+  return { ...o, kind } as CanonicalLine;
+}
+
+function checkSource(o: Record<string, unknown>): void {
+  need(isStr(o.slug) && /^[a-z0-9][a-z0-9_.-]{0,63}$/.test(o.slug), 'slug must be a lower-case slug');
+  need(
+    o.type === 'ats' || o.type === 'jobboard' || o.type === 'aggregator',
+    'type must be ats, jobboard or aggregator',
+  );
+  need(isStr(o.domain) && o.domain.length > 0, 'domain is required');
+  need(isStr(o.name) && o.name.length > 0, 'name is required');
+  optional(o, 'legacy_slug', isStr, 'a string');
+}
+
+const COMPANY_STRINGS = [
+  'domain',
+  'website',
+  'logo',
+  'industry',
+  'type',
+  'description',
+  'slogan',
+  'size_range',
+  'data_tier',
+];
+
+function checkCompany(o: Record<string, unknown>): void {
+  need(isStr(o.slug) && o.slug.length > 0 && o.slug.length <= 200, 'slug is required');
+  need(isStr(o.name) && o.name.trim().length > 0, 'name is required');
+  for (const k of COMPANY_STRINGS) optional(o, k, isStr, 'a string');
+  for (const k of ['employee_count', 'followers', 'founded_year']) optional(o, k, isNum, 'a number');
+  optional(o, 'specialties', isStrArr, 'an array of at most 200 strings of at most 500 characters');
+  optional(o, 'hq', (v) => typeof v === 'object', 'an object');
+  optional(o, 'funding', (v) => typeof v === 'object', 'an object');
+}
+
+const POSTING_LISTS = [
+  'employment_type',
+  'education_requirements',
+  'skills',
+  'keywords',
+  'taxonomies',
+  'benefits',
+  'remote_location',
+];
+const POSTING_STRINGS = [
+  'work_arrangement',
+  'seniority',
+  'experience_level',
+  'department',
+  'team',
+  'requisition_id',
+  'job_language',
+  'board',
+  'canonical_url',
+];
+
+function checkPosting(o: Record<string, unknown>): void {
   need(isStr(o.source) && o.source.length > 0, 'source is required');
   need(isStr(o.id) && /^[^:\s]+:\S/.test(o.id) && o.id.length <= 300, 'id must be <source>:<native_id>');
   need(isStr(o.title) && o.title.trim().length > 0, 'title is required');
   need((o.title as string).length <= 500, 'title must be at most 500 characters');
-  const company = o.company as Record<string, unknown> | undefined;
-  need(typeof company === 'object' && company !== null, 'company is required');
-  need(isStr(company!.name) && (company!.name as string).trim().length > 0, 'company.name is required');
-  need((company!.name as string).length <= 300, 'company.name must be at most 300 characters');
-  for (const k of ['slug', 'domain', 'website', 'logo']) {
-    optional(
-      company!,
-      k,
-      (v) => isStr(v) && v.length <= 2048,
-      `a string of at most 2048 characters (company.${k})`,
-    );
-  }
+  checkEmployer(o.company);
   need(!isStr(o.url) || o.url.length <= 2048, 'url must be at most 2048 characters');
   optional(o, 'description_html', (v) => isStr(v) && v.length <= 1_000_000, 'a string of at most 1 MB');
   need(isUrl(o.url), 'url must be an http(s) URL');
@@ -93,49 +112,46 @@ export function validateLine(value: unknown): CanonicalLine {
   optional(o, 'description_text', isStr, 'a string');
   optional(o, 'posted_at', isDate, 'an ISO 8601 date');
   optional(o, 'expires_at', isDate, 'an ISO 8601 date');
-  for (const k of [
-    'employment_type',
-    'education_requirements',
-    'skills',
-    'keywords',
-    'taxonomies',
-    'benefits',
-    'remote_location',
-  ]) {
+  for (const k of POSTING_LISTS)
     optional(o, k, isStrArr, 'an array of at most 200 strings of at most 500 characters');
-  }
-  for (const k of [
-    'work_arrangement',
-    'seniority',
-    'experience_level',
-    'department',
-    'team',
-    'requisition_id',
-    'job_language',
-    'board',
-    'canonical_url',
-  ]) {
+  for (const k of POSTING_STRINGS)
     optional(o, k, (v) => isStr(v) && v.length <= 2048, 'a string of at most 2048 characters');
-  }
   optional(o, 'working_hours', isNum, 'a number');
   optional(o, 'gone', (v) => typeof v === 'boolean', 'a boolean');
   optional(o, 'visa_sponsorship', (v) => typeof v === 'boolean', 'a boolean');
+  checkLocation(o);
+  checkSalary(o);
+}
+
+function checkEmployer(value: unknown): void {
+  need(typeof value === 'object' && value !== null, 'company is required');
+  const company = value as Record<string, unknown>;
+  need(isStr(company.name) && company.name.trim().length > 0, 'company.name is required');
+  need((company.name as string).length <= 300, 'company.name must be at most 300 characters');
+  for (const k of ['slug', 'domain', 'website', 'logo']) {
+    optional(
+      company,
+      k,
+      (v) => isStr(v) && v.length <= 2048,
+      `a string of at most 2048 characters (company.${k})`,
+    );
+  }
+}
+
+function checkLocation(o: Record<string, unknown>): void {
   optional(o, 'location', (v) => typeof v === 'object' && !Array.isArray(v), 'an object');
   const loc = o.location as Record<string, unknown> | undefined;
-  if (loc) {
-    optional(loc, 'raw', isStrArr, 'an array of strings (location.raw)');
-    optional(loc, 'countries', isStrArr, 'an array of strings (location.countries)');
-    optional(loc, 'cities', isStrArr, 'an array of strings (location.cities)');
-    optional(loc, 'regions', isStrArr, 'an array of strings (location.regions)');
-    optional(loc, 'timezones', isStrArr, 'an array of strings (location.timezones)');
-    optional(loc, 'remote', (v) => typeof v === 'boolean', 'a boolean (location.remote)');
-    optional(loc, 'continent', isStr, 'a string (location.continent)');
-  }
+  if (!loc) return;
+  for (const k of ['raw', 'countries', 'cities', 'regions', 'timezones'])
+    optional(loc, k, isStrArr, `an array of strings (location.${k})`);
+  optional(loc, 'remote', (v) => typeof v === 'boolean', 'a boolean (location.remote)');
+  optional(loc, 'continent', isStr, 'a string (location.continent)');
+}
+
+function checkSalary(o: Record<string, unknown>): void {
   optional(o, 'salary', (v) => typeof v === 'object' && !Array.isArray(v), 'an object');
   const sal = o.salary as Record<string, unknown> | undefined;
-  if (sal) {
-    for (const k of ['min', 'max']) optional(sal, k, isNum, `a number (salary.${k})`);
-    for (const k of ['currency', 'unit', 'text']) optional(sal, k, isStr, `a string (salary.${k})`);
-  }
-  return { ...o, kind: 'posting' } as CanonicalLine;
+  if (!sal) return;
+  for (const k of ['min', 'max']) optional(sal, k, isNum, `a number (salary.${k})`);
+  for (const k of ['currency', 'unit', 'text']) optional(sal, k, isStr, `a string (salary.${k})`);
 }
