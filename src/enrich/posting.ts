@@ -95,6 +95,9 @@ function codesOf(values: readonly string[]): string[] {
 /** A given city or region written with more than its name ("Austin, TX", "DE - Munich", "Berlin (Mitte)"). */
 const COMPOUND = /,|\s[-–—]\s|\(/;
 
+/** Given cities and regions read alone, per country context: a few thousand distinct names in practice. */
+const ONE_PLACE = new Map<string, GeoResult>();
+
 interface MergedLocation {
   codes: string[];
   cities: string[];
@@ -141,11 +144,21 @@ function mergeLocation(
     for (const k of keys) if (k) seenCity.add(k);
   };
   const ctx = { countries: givenCodes, currency };
+  const geocodeOne = (text: string): GeoResult => {
+    const key = `${text}|${givenCodes.join(',')}|${currency ?? ''}`;
+    let g = ONE_PLACE.get(key);
+    if (!g) {
+      if (ONE_PLACE.size >= 50_000) ONE_PLACE.clear();
+      g = geocode([text], ctx);
+      ONE_PLACE.set(key, g);
+    }
+    return g;
+  };
   const givenCities = Array.isArray(loc.cities) ? strings(loc.cities) : [];
   const givenRegions = Array.isArray(loc.regions) ? strings(loc.regions) : [];
-  for (const r of givenRegions) addRegion(r, geocode([r], ctx).regions[0]);
+  for (const r of givenRegions) addRegion(r, geocodeOne(r).regions[0]);
   for (const c of givenCities) {
-    const g = geocode([c], ctx);
+    const g = geocodeOne(c);
     // Read with its state or country only when that agrees with the given countries ("Washington, D.C."
     // is not the English town).
     const agrees = !givenCodes.length || g.countries.some((cc) => givenCodes.includes(cc));

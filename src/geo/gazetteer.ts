@@ -525,7 +525,13 @@ export function countriesOfZone(tz: string): string[] {
       }
     }
   }
+  const hit = zoneCountryList.get(tz);
+  if (hit) return hit;
   const out = new Set(zoneCountries.get(tz) ?? []);
   for (const cc of ct.getTimezone(tz)?.countries ?? []) out.add(cc);
-  return [...out];
+  const list = [...out];
+  // Zone names come from a closed list (the city list and the given ones), so the cache stays small.
+  if (zoneCountryList.size < 5000) zoneCountryList.set(tz, list);
+  return list;
 }
+const zoneCountryList = new Map<string, string[]>();
