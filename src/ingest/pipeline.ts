@@ -206,34 +206,7 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
 
   await withTransaction(db.write, async (client) => {
     lap('begin');
-    // Employer resolution: given slug, then domain, then normalised name.
-    const matches = await findCompanies(
-      client,
-      enriched.map((x) => x.rec.company.slug).filter((s): s is string => !!s),
-      enriched
-        .map((x) => domainKey(x.rec.company.domain ?? x.rec.company.website))
-        .filter((s): s is string => !!s),
-      enriched.map((x) => nameKey(x.rec.company.name)),
-    );
-    const bySlug = new Map(matches.map((m) => [m.slug, m.slug]));
-    const byDomain = new Map<string, string>();
-    const byName = new Map<string, string>();
-    for (const m of matches) {
-      if (m.domain && !byDomain.has(m.domain)) byDomain.set(m.domain, m.slug);
-      if (!byName.has(m.name_key)) byName.set(m.name_key, m.slug);
-    }
-    const resolve = (rec: PostingRecord): string | null => {
-      const c = rec.company;
-      if (c.slug && bySlug.has(c.slug)) return c.slug;
-      const d = domainKey(c.domain ?? c.website);
-      if (d && byDomain.has(d)) return byDomain.get(d)!;
-      return byName.get(nameKey(c.name)) ?? null;
-    };
-    const prepared: Prepared[] = enriched.map((x) => ({
-      content: buildContent(x.rec, x.e, x.source, resolve(x.rec), x.sig),
-      line: x.line,
-    }));
-
+    const prepared = await resolveEmployers(client, enriched);
     lap('employer');
     const ts = await nextFeedTimestamp(client);
     lap('feed_clock');
@@ -242,53 +215,7 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
       prepared.map((p) => p.content.id),
     );
     lap('load_existing');
-    const now = Date.parse(ts);
-    const rows: StoredRow[] = [];
-    const toExpire: string[] = [];
-    for (const { content } of prepared) {
-      const ex = existing.get(content.id);
-      const ending = content.gone || (content.expires_at !== null && Date.parse(content.expires_at) <= now);
-      if (ex && ex.content_hash === content.content_hash) {
-        // Same record again: nothing changes. A live row whose expires_at passed meanwhile expires here.
-        report.unchanged++;
-        if (ending && ex.state === JobState.Live) toExpire.push(content.id);
-        continue;
-      }
-      const changed = ex ? changedFields(ex.tracked, content.tracked) : [];
-      const reviving = ex !== undefined && ex.state === JobState.Expired && !ending;
-      const bump = ex !== undefined && (changed.length > 0 || reviving);
-      const created_at = ex?.created_at ?? ts;
-      const modified_at = bump ? ts : (ex?.modified_at ?? null);
-      const modified_fields = bump ? changed : (ex?.modified_fields ?? []);
-      const posted_at = content.posted_at ?? created_at;
-      let state: JobState = ex ? ex.state : JobState.Live;
-      let expired_at = ex?.expired_at ?? null;
-      if (reviving) {
-        state = JobState.Live;
-        expired_at = null;
-      }
-      if (ending && state === JobState.Live) toExpire.push(content.id);
-      if (ending && !ex) {
-        state = JobState.Expired;
-        expired_at = ts;
-        report.expired++;
-      }
-      const { pub: _pub, ...columns } = content;
-      rows.push({
-        ...columns,
-        state,
-        duplicate_of: state === JobState.Folded ? (ex?.duplicate_of ?? null) : null,
-        posted_at,
-        created_at,
-        modified_at,
-        modified_fields,
-        updated_at: ts,
-        expired_at,
-        doc: renderDoc(content, { created_at, modified_at, modified_fields, updated_at: ts, posted_at }),
-      });
-      if (ex) report.updated++;
-      else report.inserted++;
-    }
+    const { rows, toExpire } = trackChanges(prepared, existing, ts, report);
     lap('change_tracking');
     await upsertRows(client, rows, token);
     await unstageVectors(client, token);
@@ -315,6 +242,100 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
   });
   lap('commit');
   return report;
+}
+
+/** Employer resolution (given slug, then domain, then normalised name), then each posting's stored content. */
+async function resolveEmployers(
+  client: pg.PoolClient,
+  enriched: EnrichedBatch['enriched'],
+): Promise<Prepared[]> {
+  const matches = await findCompanies(
+    client,
+    enriched.map((x) => x.rec.company.slug).filter((s): s is string => !!s),
+    enriched
+      .map((x) => domainKey(x.rec.company.domain ?? x.rec.company.website))
+      .filter((s): s is string => !!s),
+    enriched.map((x) => nameKey(x.rec.company.name)),
+  );
+  const bySlug = new Map(matches.map((m) => [m.slug, m.slug]));
+  const byDomain = new Map<string, string>();
+  const byName = new Map<string, string>();
+  for (const m of matches) {
+    if (m.domain && !byDomain.has(m.domain)) byDomain.set(m.domain, m.slug);
+    if (!byName.has(m.name_key)) byName.set(m.name_key, m.slug);
+  }
+  const resolve = (rec: PostingRecord): string | null => {
+    const c = rec.company;
+    if (c.slug && bySlug.has(c.slug)) return c.slug;
+    const d = domainKey(c.domain ?? c.website);
+    if (d && byDomain.has(d)) return byDomain.get(d)!;
+    return byName.get(nameKey(c.name)) ?? null;
+  };
+  return enriched.map((x) => ({
+    content: buildContent(x.rec, x.e, x.source, resolve(x.rec), x.sig),
+    line: x.line,
+  }));
+}
+
+/**
+ * Change tracking: each posting against its stored row. An identical record changes nothing; a tracked
+ * change bumps modified_at; an expired job that comes back is revived; postings past their end are
+ * collected for expiry. Counts go into `report`.
+ */
+function trackChanges(
+  prepared: Prepared[],
+  existing: Awaited<ReturnType<typeof loadExisting>>,
+  ts: string,
+  report: IngestReport,
+): { rows: StoredRow[]; toExpire: string[] } {
+  const now = Date.parse(ts);
+  const rows: StoredRow[] = [];
+  const toExpire: string[] = [];
+  for (const { content } of prepared) {
+    const ex = existing.get(content.id);
+    const ending = content.gone || (content.expires_at !== null && Date.parse(content.expires_at) <= now);
+    if (ex && ex.content_hash === content.content_hash) {
+      // Same record again: nothing changes. A live row whose expires_at passed meanwhile expires here.
+      report.unchanged++;
+      if (ending && ex.state === JobState.Live) toExpire.push(content.id);
+      continue;
+    }
+    const changed = ex ? changedFields(ex.tracked, content.tracked) : [];
+    const reviving = ex !== undefined && ex.state === JobState.Expired && !ending;
+    const bump = ex !== undefined && (changed.length > 0 || reviving);
+    const created_at = ex?.created_at ?? ts;
+    const modified_at = bump ? ts : (ex?.modified_at ?? null);
+    const modified_fields = bump ? changed : (ex?.modified_fields ?? []);
+    const posted_at = content.posted_at ?? created_at;
+    let state: JobState = ex ? ex.state : JobState.Live;
+    let expired_at = ex?.expired_at ?? null;
+    if (reviving) {
+      state = JobState.Live;
+      expired_at = null;
+    }
+    if (ending && state === JobState.Live) toExpire.push(content.id);
+    if (ending && !ex) {
+      state = JobState.Expired;
+      expired_at = ts;
+      report.expired++;
+    }
+    const { pub: _pub, ...columns } = content;
+    rows.push({
+      ...columns,
+      state,
+      duplicate_of: state === JobState.Folded ? (ex?.duplicate_of ?? null) : null,
+      posted_at,
+      created_at,
+      modified_at,
+      modified_fields,
+      updated_at: ts,
+      expired_at,
+      doc: renderDoc(content, { created_at, modified_at, modified_fields, updated_at: ts, posted_at }),
+    });
+    if (ex) report.updated++;
+    else report.inserted++;
+  }
+  return { rows, toExpire };
 }
 
 /** How close two descriptions must be: a folded copy stands for its survivor only when near-identical. */

@@ -97,15 +97,9 @@ function iso(s: string | undefined | null): string | null {
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
-export function buildContent(
-  rec: PostingRecord,
-  e: EnrichedPosting,
-  source: SourceInfo,
-  companySlug: string | null,
-  descSig: string = simhash(e.description_text),
-): JobContent {
-  const salary = e.salary;
-  const tracked: Tracked = {
+/** The values of the tracked fields, compared to find `modified_fields` (the description by its digest). */
+function trackedValues(rec: PostingRecord, e: EnrichedPosting): Tracked {
+  return {
     title: rec.title,
     organization_name: rec.company.name,
     locations: e.location.raw,
@@ -113,21 +107,30 @@ export function buildContent(
     employment_type: e.employment_type,
     work_arrangement: e.work_arrangement,
     seniority: e.seniority,
-    salary_min: salary?.min ?? null,
-    salary_max: salary?.max ?? null,
-    salary_currency: salary?.currency ?? null,
-    salary_unit: salary?.unit ?? null,
+    salary_min: e.salary?.min ?? null,
+    salary_max: e.salary?.max ?? null,
+    salary_currency: e.salary?.currency ?? null,
+    salary_unit: e.salary?.unit ?? null,
     apply_url: rec.apply_url ?? rec.url,
     url: rec.url,
     remote: e.location.remote,
     department: e.department,
     description: createHash('sha256').update(e.description_html).digest('base64url'),
   };
+}
+
+/** The employer as the job shows it when it resolves to no profile: the minimal fallback object. */
+function companyFallback(rec: PostingRecord): Record<string, unknown> {
   const fallback: Record<string, unknown> = { name: rec.company.name };
   if (rec.company.domain) fallback.domain = rec.company.domain;
   if (rec.company.website) fallback.website = rec.company.website;
   if (rec.company.logo) fallback.logo = rec.company.logo;
-  const pub: Record<string, unknown> = {
+  return fallback;
+}
+
+/** The public fields in output order, without the lifecycle timestamps; `company` is filled at read time. */
+function publicFields(rec: PostingRecord, e: EnrichedPosting, source: SourceInfo): Record<string, unknown> {
+  return {
     id: rec.id,
     title: e.title,
     company: null,
@@ -143,7 +146,7 @@ export function buildContent(
     requisition_id: rec.requisition_id ?? null,
     seniority: e.seniority,
     experience_level: e.experience_level,
-    salary: salary,
+    salary: e.salary,
     working_hours: e.working_hours,
     skills: e.skills,
     keywords: e.keywords,
@@ -159,6 +162,10 @@ export function buildContent(
     source_type: source.type,
     source_domain: source.domain,
   };
+}
+
+/** The keys copies of one job share: employer, title words and place (folding), employer and title (collapse). */
+function matchKeys(rec: PostingRecord, e: EnrichedPosting, companySlug: string | null) {
   // The place of a copy: its countries and cities, whatever their spelling. A remote role is matched by
   // continent, since boards often drop the list of countries it is open to.
   const locKey = e.location.remote
@@ -170,6 +177,23 @@ export function buildContent(
     ...(e.location.regions ?? []),
     ...e.location.countries,
   ];
+  return {
+    collapse_key: digest(`${companySlug ?? `~${norm(rec.company.name)}`}|${norm(e.title)}`),
+    dedupe_key: digest(
+      `${companySlug ?? nameKey(rec.company.name)}|${titleKey(rec.title, places)}|${locKey}`,
+    ),
+    canonical_url: digest(canonicalUrl(rec.canonical_url ?? rec.url)),
+  };
+}
+
+export function buildContent(
+  rec: PostingRecord,
+  e: EnrichedPosting,
+  source: SourceInfo,
+  companySlug: string | null,
+  descSig: string = simhash(e.description_text),
+): JobContent {
+  const salary = e.salary;
   const content: Omit<JobContent, 'content_hash'> = {
     id: rec.id,
     source: source.slug,
@@ -178,16 +202,13 @@ export function buildContent(
     org_name: rec.company.name,
     org_key: rec.company.name.toLowerCase(),
     title_raw: rec.title,
-    collapse_key: digest(`${companySlug ?? `~${norm(rec.company.name)}`}|${norm(e.title)}`),
-    dedupe_key: digest(
-      `${companySlug ?? nameKey(rec.company.name)}|${titleKey(rec.title, places)}|${locKey}`,
-    ),
-    canonical_url: digest(canonicalUrl(rec.canonical_url ?? rec.url)),
+    ...matchKeys(rec, e, companySlug),
     desc_sig: descSig,
     posted_at: iso(rec.posted_at),
     expires_at: iso(rec.expires_at),
     gone: rec.gone ?? false,
     board: rec.board ?? null,
+    // The filter columns.
     country_codes: e.country_codes,
     cities: (e.location.cities ?? []).map((c) => c.toLowerCase()),
     regions: (e.location.regions ?? []).map((r) => r.toLowerCase()),
@@ -206,11 +227,11 @@ export function buildContent(
     salary_annual_min: salary ? (salary.annual_min ?? salary.annual_max) : null,
     salary_annual_max: salary ? (salary.annual_max ?? salary.annual_min) : null,
     salary_currency: salary?.currency ?? null,
-    tracked,
-    company_fallback: JSON.stringify(fallback),
+    tracked: trackedValues(rec, e),
+    company_fallback: JSON.stringify(companyFallback(rec)),
     desc_text: JSON.stringify(e.description_text),
     desc_html: JSON.stringify(e.description_html),
-    pub,
+    pub: publicFields(rec, e, source),
   };
   // Everything stored is hashed (tracked values, the company fallback, the description, the filter
   // columns), so a re-load is "unchanged" only when it would write exactly the same row.
