@@ -3,6 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINT_PATHS } from '../../robustness/hostile.ts';
 import { endpointParams } from '../../src/http/params/registry.ts';
 import { clientErrorOf, rawResponse } from '../../src/http/server-errors.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -18,17 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const ENDPOINT_PATHS: Record<keyof typeof endpointParams, string> = {
-  jobs: '/v1/jobs',
-  count: '/v1/jobs/count',
-  feed: '/v1/jobs/feed',
-  modified: '/v1/jobs/modified',
-  expired: '/v1/jobs/expired',
-  job: '/v1/jobs/greenhouse:1',
-  companies: '/v1/companies',
-  company: '/v1/companies/acme',
-};
 
 function expectContract(r: { headers: Record<string, unknown> }) {
   expect(r.headers['content-type']).toBe('application/json; charset=utf-8');

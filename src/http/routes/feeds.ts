@@ -6,6 +6,10 @@ import { type Route, route } from './types.ts';
 
 const DEFAULT_WINDOW: Window = { text: '24h', ms: 86_400_000 };
 
+/** Where a feed's window starts: the absolute start when given (it wins over `since`), else `since` ago. */
+const windowStart = (instant: string | undefined, since: Window = DEFAULT_WINDOW) =>
+  instant ? { instant } : { ms: since.ms };
+
 export const feedRoutes: Route[] = [
   route({
     path: '/v1/jobs/feed',
@@ -19,7 +23,7 @@ export const feedRoutes: Route[] = [
       const instant = params.created_gte;
       const page = await readFeed(ctx.db.read, ctx.cursorSecret, {
         kind: 'feed',
-        start: instant ? { instant } : { ms: since.ms },
+        start: windowStart(instant, since),
         limit: params.limit ?? 200,
         cursor: params.cursor,
         descriptionFormat: params.description_format,
@@ -39,7 +43,7 @@ export const feedRoutes: Route[] = [
       const instant = params.modified_gte;
       const page = await readFeed(ctx.db.read, ctx.cursorSecret, {
         kind: 'modified',
-        start: instant ? { instant } : { ms: (params.since ?? DEFAULT_WINDOW).ms },
+        start: windowStart(instant, params.since),
         limit: params.limit ?? 200,
         cursor: params.cursor,
         descriptionFormat: params.description_format,
@@ -58,7 +62,7 @@ export const feedRoutes: Route[] = [
       const instant = params.expired_gte;
       const page = await readFeed(ctx.db.read, ctx.cursorSecret, {
         kind: 'expired',
-        start: instant ? { instant } : { ms: (params.since ?? DEFAULT_WINDOW).ms },
+        start: windowStart(instant, params.since),
         limit: params.limit ?? 1000,
         cursor: params.cursor,
       });
