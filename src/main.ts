@@ -3,6 +3,7 @@
 // the workers share the primary's PostgreSQL and the limiter's store.
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
+import pino from 'pino';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import { getSetting } from './db/migrations.ts';
 import { type Db, openDb } from './db/pool.ts';
@@ -16,7 +17,15 @@ import { ensureDemoKey, loadDemoIfEmpty, prepareDatabase } from './service/setup
 const version = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
-const say = (msg: string) => process.stderr.write(`${msg}\n`);
+// Operational messages go through pino, like the service's request logs (JSON lines on stderr); the
+// start-up banner and the demo key are the only plain text, for the person at the terminal.
+let log = pino(pino.destination(2));
+const useLevel = (config: Config) => {
+  log = pino({ level: config.LOG_LEVEL }, pino.destination(2));
+};
+const say = (msg: string) => log.info(msg);
+const fail = (msg: string) => log.error(msg);
+const banner = (msg: string) => process.stderr.write(`${msg}\n`);
 
 /**
  * Shows a new API key to the person who started the service, never to a log: on stderr only when it is a
@@ -32,7 +41,7 @@ function showKey(key: string | undefined): string {
 async function serve(config: Config, db: Db, announce: boolean, key?: string): Promise<() => Promise<void>> {
   const cursorSecret = (await getSetting(db.write, 'cursor_secret'))!;
   const limiter = await createLimiter(config, db, {
-    log: (level, msg) => say(`rate limiter ${level}: ${msg}`),
+    log: (level, msg) => log[level]({ component: 'limiter' }, msg),
   });
   const app = await buildApp({
     ctx: { db, config, cursorSecret, version, fullTextSearch: config.FULL_TEXT_SEARCH },
@@ -41,9 +50,9 @@ async function serve(config: Config, db: Db, announce: boolean, key?: string): P
   const address = await app.fastify.listen({ port: config.PORT, host: config.HOST });
   if (announce) {
     const base = address.replace('0.0.0.0', '127.0.0.1');
-    say(`\nJob Postings Search Service ${version} listening on ${base}`);
-    say(`  curl -H "Authorization: Bearer ${showKey(key)}" "${base}/v1/jobs?limit=2"`);
-    say(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health\n`);
+    banner(`\nJob Postings Search Service ${version} listening on ${base}`);
+    banner(`  curl -H "Authorization: Bearer ${showKey(key)}" "${base}/v1/jobs?limit=2"`);
+    banner(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health   docs: ${base}/docs\n`);
   }
   return () => app.close();
 }
@@ -54,19 +63,20 @@ async function primary(): Promise<void> {
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
-      say(`configuration error: ${err.message}`);
+      banner(`configuration error: ${err.message}`);
       process.exit(1);
     }
     throw err;
   }
+  useLevel(config);
   let db: Db;
   try {
     db = await openDb(config, {
-      log: say,
-      onPoolError: (e) => say(`database connection error: ${e.message}`),
+      log: (msg) => log.warn(msg),
+      onPoolError: (e) => fail(`database connection error: ${e.message}`),
     });
   } catch (err) {
-    say(`start-up failed: ${(err as Error).message}`);
+    fail(`start-up failed: ${(err as Error).message}`);
     process.exit(1);
   }
   const shutdown: (() => Promise<void>)[] = [];
@@ -75,7 +85,7 @@ async function primary(): Promise<void> {
     if (stopping) return;
     stopping = true;
     say(`${signal}: draining requests and stopping`);
-    for (const fn of shutdown.reverse()) await fn().catch((e) => say(`shutdown: ${(e as Error).message}`));
+    for (const fn of shutdown.reverse()) await fn().catch((e) => fail(`shutdown: ${(e as Error).message}`));
     await db.close();
     process.exit(code);
   };
@@ -87,12 +97,14 @@ async function primary(): Promise<void> {
     if (loaded) say(`demo dataset loaded: ${loaded} postings`);
     const key = await ensureDemoKey(db, config);
     if (key)
-      say(
+      banner(
         `created account "demo" with the API key ${showKey(key)}\n(shown once: it cannot be recovered; keep it)`,
       );
-    const schedules = startSchedules(db, config, (m, e) => say(e ? `${m}: ${(e as Error).message}` : m));
+    const schedules = startSchedules(db, config, (m, e) =>
+      e ? fail(`${m}: ${(e as Error).message}`) : say(m),
+    );
     shutdown.push(async () => schedules.stop());
-    shutdown.push(await serveMetrics(config, db, say));
+    shutdown.push(await serveMetrics(config, db, banner));
     if (config.WORKERS <= 1) {
       shutdown.push(await serve(config, db, true, key));
       return;
@@ -101,21 +113,22 @@ async function primary(): Promise<void> {
     const workers = superviseWorkers({
       workers: config.WORKERS,
       env,
-      log: say,
+      log: (msg) => log.warn(msg),
       onReady() {
         const base = `http://${config.HOST}:${config.PORT}`;
-        say(`\nJob Postings Search Service ${version} listening on ${base} (${config.WORKERS} workers)`);
-        say(`  curl -H "Authorization: Bearer ${showKey(key)}" "${base}/v1/jobs?limit=2"\n`);
+        banner(`\nJob Postings Search Service ${version} listening on ${base} (${config.WORKERS} workers)`);
+        banner(`  curl -H "Authorization: Bearer ${showKey(key)}" "${base}/v1/jobs?limit=2"`);
+        banner(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health   docs: ${base}/docs\n`);
       },
       // No worker can serve: exit non-zero so that a supervisor (systemd, Kubernetes) notices and acts.
       onGiveUp(reason) {
-        say(`cannot serve: ${reason}; stopping`);
+        fail(`cannot serve: ${reason}; stopping`);
         void stop('give-up', 1);
       },
     });
     shutdown.push(() => workers.stop());
   } catch (err) {
-    say(`start-up failed: ${(err as Error).message}`);
+    fail(`start-up failed: ${(err as Error).message}`);
     await db.close();
     process.exit(1);
   }
@@ -123,7 +136,8 @@ async function primary(): Promise<void> {
 
 async function worker(): Promise<void> {
   const config = loadConfig();
-  const db = await openDb(config, { onPoolError: (e) => say(`database connection error: ${e.message}`) });
+  useLevel(config);
+  const db = await openDb(config, { onPoolError: (e) => fail(`database connection error: ${e.message}`) });
   const close = await serve(config, db, false);
   process.send?.('ready');
   const stop = async () => {
