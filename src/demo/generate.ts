@@ -537,155 +537,19 @@ export class DemoDataset {
     }
     const occ = picker.pick(rng);
 
-    // Title
-    const level = occ.levels ? levelPicker.pick(rng) : rng.pick(LEVELS.slice(1, 5));
-    const base = lang === 'en' ? occ.title : occ[lang as 'de' | 'fr' | 'es']!;
-    let title = base;
+    const { level, base, title } = titleOf(rng, occ, lang, at);
     const area = AREAS[occ.family];
-    if (lang === 'en' && occ.levels) {
-      switch (level.word) {
-        case 'intern':
-          title = rng.pick([
-            `${base} Intern`,
-            `Intern - ${base}`,
-            `${base} Internship (Summer ${new Date(at).getUTCFullYear() + 1})`,
-          ]);
-          break;
-        case 'junior':
-          title = rng.pick([`Junior ${base}`, `${base} I`, `Graduate ${base}`, `Entry Level ${base}`]);
-          break;
-        case 'associate':
-          title = `Associate ${base}`;
-          break;
-        case 'senior':
-          title = rng.pick([`Senior ${base}`, `Senior ${base}`, `Sr. ${base}`, `${base} III`]);
-          break;
-        case 'staff':
-          title = rng.pick([`Staff ${base}`, `Principal ${base}`]);
-          break;
-        case 'lead':
-          title = rng.pick([`Lead ${base}`, `${base} Lead`, `${base} Team Lead`]);
-          break;
-        case 'head':
-          title = rng.pick([`Head of ${area}`, `Director of ${area}`, `Director, ${area}`]);
-          break;
-        case 'vp':
-          title = rng.pick([`VP of ${area}`, `Vice President, ${area}`]);
-          break;
-      }
-    } else if (lang === 'de' && occ.levels && DE_SENIOR[level.word]) {
-      title = `${DE_SENIOR[level.word]}${base}`;
-    } else if (lang !== 'en' && level.word === 'intern') {
-      title =
-        lang === 'de' ? `Praktikant ${base}` : lang === 'fr' ? `Stagiaire ${base}` : `Prácticas ${base}`;
-    }
-    if (occ.specs && lang === 'en' && level.word !== 'head' && level.word !== 'vp' && rng.chance(0.3)) {
-      const spec = rng.pick(occ.specs);
-      title = rng.pick([`${title}, ${spec}`, `${title} - ${spec}`, `${title} (${spec})`]);
-    }
-    if (lang === 'de' && rng.chance(0.8))
-      title += rng.pick([' (m/w/d)', ' (m/w/d)', ' (w/m/d)', ' (all genders)']);
-    if (lang === 'fr' && rng.chance(0.5)) title += rng.pick([' (H/F)', ' H/F', ' (F/H)']);
-    // A few boards post in capitals; display de-capitalises them.
-    if (rng.chance(0.03)) title = title.toUpperCase();
 
-    // Where and how
-    const desk = DESK.has(occ.family) && !occ.hourly;
-    const wa = rng.next();
-    const remoteP = desk ? employer.remoteFriendly + 0.05 : 0.01;
-    const arrangement = wa < remoteP ? 'Remote' : wa < remoteP + (desk ? 0.28 : 0.03) ? 'Hybrid' : 'On-site';
-    const remote = arrangement === 'Remote';
-    const cities: City[] = [];
-    let raw: string[];
-    let remoteLocation: string[] | undefined;
-    let locCountries = [country];
-    if (remote) {
-      const multi = EU_REMOTE.includes(country.code) && rng.chance(0.2);
-      locCountries = multi
-        ? [
-            country,
-            ...rng
-              .sample(
-                EU_REMOTE.filter((c) => c !== country.code),
-                rng.int(1, 4),
-              )
-              .map((c) => COUNTRY_BY_CODE.get(c)!),
-          ]
-        : [country];
-      remoteLocation = locCountries.map((c) => c.name);
-      const label = country.code === 'US' ? 'US' : country.code === 'GB' ? 'UK' : country.name;
-      raw = multi
-        ? [rng.pick(['Remote - Europe', 'Remote (EU)', 'Remote, Europe'])]
-        : [
-            rng.pick([
-              `Remote - ${label}`,
-              `Remote (${label})`,
-              `Remote, ${country.name}`,
-              `${country.name} (Remote)`,
-            ]),
-          ];
-      // Some remote roles still name a home office.
-      if (rng.chance(0.15)) {
-        const hub = pickCity(rng, country);
-        cities.push(hub);
-        raw.push(rawLocation(rng, hub));
-      }
-    } else {
-      const n = rng.chance(0.08) ? rng.int(2, 3) : 1;
-      for (let k = 0; k < n; k++) {
-        const c = pickCity(rng, country);
-        if (!cities.some((x) => x.name === c.name)) cities.push(c);
-      }
-      // Occasionally one more office abroad.
-      if (rng.chance(0.015)) {
-        const other = countryPicker.pick(rng);
-        if (other.code !== country.code) {
-          cities.push(pickCity(rng, other));
-          locCountries = [country, other];
-        }
-      }
-      raw = cities.map((c) => rawLocation(rng, c));
-    }
-    const zones = remote
-      ? [...new Set(locCountries.flatMap((c) => countryZones(c.code)))]
-      : [...new Set(cities.map((c) => c.timezone))];
-    const regions = [...new Set(cities.map((c) => c.region).filter((r): r is string => !!r))];
-    const location = {
-      raw,
-      remote,
-      countries: locCountries.map((c) => c.name),
-      cities: cities.length ? cities.map((c) => c.name) : null,
-      regions: regions.length ? regions : null,
-      timezones: zones,
-      continent: country.continent,
-    };
+    const { desk, arrangement, remote, cities, location, remoteLocation } = placeOf(
+      rng,
+      employer,
+      occ,
+      country,
+    );
 
     // Classification
     const skills = rng.chance(0.88) ? rng.sample(occ.skills, rng.int(3, Math.min(8, occ.skills.length))) : [];
-    const employmentType =
-      level.word === 'intern'
-        ? ['INTERN']
-        : occ.hourly
-          ? rng.chance(0.6)
-            ? ['FULL_TIME']
-            : rng.chance(0.7)
-              ? ['PART_TIME']
-              : rng.chance(0.5)
-                ? ['FULL_TIME', 'PART_TIME']
-                : rng.pick([
-                    ['TEMPORARY'],
-                    occ.family === 'healthcare' ? ['PER_DIEM'] : ['TEMPORARY'],
-                    ['OTHER'],
-                  ])
-          : rng.chance(0.9)
-            ? ['FULL_TIME']
-            : rng.pick([
-                ['CONTRACTOR'],
-                ['CONTRACTOR'],
-                ['FULL_TIME', 'CONTRACTOR'],
-                ['TEMPORARY'],
-                employer.industry === 'Non-profit Organizations' ? ['VOLUNTEER'] : ['OTHER'],
-              ]);
+    const employmentType = employmentTypeOf(rng, occ, level, employer);
     const partTime = employmentType.length === 1 && employmentType[0] === 'PART_TIME';
     const education =
       occ.edu && rng.chance(0.6)
@@ -718,40 +582,7 @@ export class DemoDataset {
           ? false
           : null;
 
-    // Salary
-    let salary: PostingRecord['salary'];
-    if (rng.chance(country.salaryShare)) {
-      const annualUsd = occ.pay * level.pay * country.pay * rng.logNormal(1, 0.15);
-      const local = annualUsd * country.fx * (partTime ? 0.55 : 1);
-      const width = 1 + rng.next() * 0.4;
-      let unit = 'YEAR';
-      let factor = 1;
-      if (occ.hourly && HOURLY_COUNTRIES.has(country.code) && rng.chance(0.75)) {
-        unit = 'HOUR';
-        factor = 1 / 2080;
-      } else if (country.monthly && rng.chance(0.5)) {
-        unit = 'MONTH';
-        factor = 1 / 12;
-      } else if (rng.chance(0.01)) {
-        unit = rng.pick(['WEEK', 'DAY']);
-        factor = unit === 'WEEK' ? 1 / 52 : 1 / 260;
-      }
-      const mid = local * factor;
-      const step =
-        unit === 'HOUR'
-          ? BIG_UNIT_CURRENCIES.has(country.currency)
-            ? 10
-            : 0.5
-          : BIG_UNIT_CURRENCIES.has(country.currency)
-            ? 10 ** Math.max(3, Math.floor(Math.log10(mid)) - 1)
-            : unit === 'YEAR'
-              ? 1000
-              : 50;
-      const min = roundTo(mid / Math.sqrt(width), step);
-      const single = rng.chance(0.08);
-      const max = single ? min : Math.max(min + step, roundTo(mid * Math.sqrt(width), step));
-      salary = { min, max, currency: country.currency, unit };
-    }
+    const salary = salaryOf(rng, occ, level, country, partTime);
 
     // Dates: denser towards the snapshot time, since older postings have mostly been filled.
     const age = SPAN_DAYS * DAY * rng.next() ** 1.7;
@@ -1042,4 +873,207 @@ export function generateDataset(opts: GenerateOptions): Iterable<CanonicalLine> 
 /** Round r (1-based) after the base snapshot of the same options. */
 export function generateRound(opts: GenerateOptions, r: number): Iterable<CanonicalLine> {
   return new DemoDataset(opts).round(r);
+}
+
+/** The title of an original: its occupation at a level, in its language, with the boards' decorations. */
+function titleOf(
+  rng: Rng,
+  occ: Occupation,
+  lang: string,
+  at: number,
+): { level: Level; base: string; title: string } {
+  const level = occ.levels ? levelPicker.pick(rng) : rng.pick(LEVELS.slice(1, 5));
+  const base = lang === 'en' ? occ.title : occ[lang as 'de' | 'fr' | 'es']!;
+  let title = base;
+  const area = AREAS[occ.family];
+  if (lang === 'en' && occ.levels) {
+    switch (level.word) {
+      case 'intern':
+        title = rng.pick([
+          `${base} Intern`,
+          `Intern - ${base}`,
+          `${base} Internship (Summer ${new Date(at).getUTCFullYear() + 1})`,
+        ]);
+        break;
+      case 'junior':
+        title = rng.pick([`Junior ${base}`, `${base} I`, `Graduate ${base}`, `Entry Level ${base}`]);
+        break;
+      case 'associate':
+        title = `Associate ${base}`;
+        break;
+      case 'senior':
+        title = rng.pick([`Senior ${base}`, `Senior ${base}`, `Sr. ${base}`, `${base} III`]);
+        break;
+      case 'staff':
+        title = rng.pick([`Staff ${base}`, `Principal ${base}`]);
+        break;
+      case 'lead':
+        title = rng.pick([`Lead ${base}`, `${base} Lead`, `${base} Team Lead`]);
+        break;
+      case 'head':
+        title = rng.pick([`Head of ${area}`, `Director of ${area}`, `Director, ${area}`]);
+        break;
+      case 'vp':
+        title = rng.pick([`VP of ${area}`, `Vice President, ${area}`]);
+        break;
+    }
+  } else if (lang === 'de' && occ.levels && DE_SENIOR[level.word]) {
+    title = `${DE_SENIOR[level.word]}${base}`;
+  } else if (lang !== 'en' && level.word === 'intern') {
+    title = lang === 'de' ? `Praktikant ${base}` : lang === 'fr' ? `Stagiaire ${base}` : `Prácticas ${base}`;
+  }
+  if (occ.specs && lang === 'en' && level.word !== 'head' && level.word !== 'vp' && rng.chance(0.3)) {
+    const spec = rng.pick(occ.specs);
+    title = rng.pick([`${title}, ${spec}`, `${title} - ${spec}`, `${title} (${spec})`]);
+  }
+  if (lang === 'de' && rng.chance(0.8))
+    title += rng.pick([' (m/w/d)', ' (m/w/d)', ' (w/m/d)', ' (all genders)']);
+  if (lang === 'fr' && rng.chance(0.5)) title += rng.pick([' (H/F)', ' H/F', ' (F/H)']);
+  // A few boards post in capitals; display de-capitalises them.
+  if (rng.chance(0.03)) title = title.toUpperCase();
+
+  return { level, base, title };
+}
+
+/** Where an original is and how it is worked: arrangement, cities, the location as posted. */
+function placeOf(rng: Rng, employer: Employer, occ: Occupation, country: CountryInfo) {
+  const desk = DESK.has(occ.family) && !occ.hourly;
+  const wa = rng.next();
+  const remoteP = desk ? employer.remoteFriendly + 0.05 : 0.01;
+  const arrangement = wa < remoteP ? 'Remote' : wa < remoteP + (desk ? 0.28 : 0.03) ? 'Hybrid' : 'On-site';
+  const remote = arrangement === 'Remote';
+  const cities: City[] = [];
+  let raw: string[];
+  let remoteLocation: string[] | undefined;
+  let locCountries = [country];
+  if (remote) {
+    const multi = EU_REMOTE.includes(country.code) && rng.chance(0.2);
+    locCountries = multi
+      ? [
+          country,
+          ...rng
+            .sample(
+              EU_REMOTE.filter((c) => c !== country.code),
+              rng.int(1, 4),
+            )
+            .map((c) => COUNTRY_BY_CODE.get(c)!),
+        ]
+      : [country];
+    remoteLocation = locCountries.map((c) => c.name);
+    const label = country.code === 'US' ? 'US' : country.code === 'GB' ? 'UK' : country.name;
+    raw = multi
+      ? [rng.pick(['Remote - Europe', 'Remote (EU)', 'Remote, Europe'])]
+      : [
+          rng.pick([
+            `Remote - ${label}`,
+            `Remote (${label})`,
+            `Remote, ${country.name}`,
+            `${country.name} (Remote)`,
+          ]),
+        ];
+    // Some remote roles still name a home office.
+    if (rng.chance(0.15)) {
+      const hub = pickCity(rng, country);
+      cities.push(hub);
+      raw.push(rawLocation(rng, hub));
+    }
+  } else {
+    const n = rng.chance(0.08) ? rng.int(2, 3) : 1;
+    for (let k = 0; k < n; k++) {
+      const c = pickCity(rng, country);
+      if (!cities.some((x) => x.name === c.name)) cities.push(c);
+    }
+    // Occasionally one more office abroad.
+    if (rng.chance(0.015)) {
+      const other = countryPicker.pick(rng);
+      if (other.code !== country.code) {
+        cities.push(pickCity(rng, other));
+        locCountries = [country, other];
+      }
+    }
+    raw = cities.map((c) => rawLocation(rng, c));
+  }
+  const zones = remote
+    ? [...new Set(locCountries.flatMap((c) => countryZones(c.code)))]
+    : [...new Set(cities.map((c) => c.timezone))];
+  const regions = [...new Set(cities.map((c) => c.region).filter((r): r is string => !!r))];
+  const location = {
+    raw,
+    remote,
+    countries: locCountries.map((c) => c.name),
+    cities: cities.length ? cities.map((c) => c.name) : null,
+    regions: regions.length ? regions : null,
+    timezones: zones,
+    continent: country.continent,
+  };
+
+  return { desk, arrangement, remote, cities, location, remoteLocation };
+}
+
+/** Employment types: interns are INTERN; hourly roles are often part-time or temporary; desk roles mostly full-time. */
+function employmentTypeOf(rng: Rng, occ: Occupation, level: Level, employer: Employer): string[] {
+  return level.word === 'intern'
+    ? ['INTERN']
+    : occ.hourly
+      ? rng.chance(0.6)
+        ? ['FULL_TIME']
+        : rng.chance(0.7)
+          ? ['PART_TIME']
+          : rng.chance(0.5)
+            ? ['FULL_TIME', 'PART_TIME']
+            : rng.pick([['TEMPORARY'], occ.family === 'healthcare' ? ['PER_DIEM'] : ['TEMPORARY'], ['OTHER']])
+      : rng.chance(0.9)
+        ? ['FULL_TIME']
+        : rng.pick([
+            ['CONTRACTOR'],
+            ['CONTRACTOR'],
+            ['FULL_TIME', 'CONTRACTOR'],
+            ['TEMPORARY'],
+            employer.industry === 'Non-profit Organizations' ? ['VOLUNTEER'] : ['OTHER'],
+          ]);
+}
+
+/** Pay in the country's currency and usual unit, for about the country's share of postings. */
+function salaryOf(
+  rng: Rng,
+  occ: Occupation,
+  level: Level,
+  country: CountryInfo,
+  partTime: boolean,
+): PostingRecord['salary'] {
+  let salary: PostingRecord['salary'];
+  if (rng.chance(country.salaryShare)) {
+    const annualUsd = occ.pay * level.pay * country.pay * rng.logNormal(1, 0.15);
+    const local = annualUsd * country.fx * (partTime ? 0.55 : 1);
+    const width = 1 + rng.next() * 0.4;
+    let unit = 'YEAR';
+    let factor = 1;
+    if (occ.hourly && HOURLY_COUNTRIES.has(country.code) && rng.chance(0.75)) {
+      unit = 'HOUR';
+      factor = 1 / 2080;
+    } else if (country.monthly && rng.chance(0.5)) {
+      unit = 'MONTH';
+      factor = 1 / 12;
+    } else if (rng.chance(0.01)) {
+      unit = rng.pick(['WEEK', 'DAY']);
+      factor = unit === 'WEEK' ? 1 / 52 : 1 / 260;
+    }
+    const mid = local * factor;
+    const step =
+      unit === 'HOUR'
+        ? BIG_UNIT_CURRENCIES.has(country.currency)
+          ? 10
+          : 0.5
+        : BIG_UNIT_CURRENCIES.has(country.currency)
+          ? 10 ** Math.max(3, Math.floor(Math.log10(mid)) - 1)
+          : unit === 'YEAR'
+            ? 1000
+            : 50;
+    const min = roundTo(mid / Math.sqrt(width), step);
+    const single = rng.chance(0.08);
+    const max = single ? min : Math.max(min + step, roundTo(mid * Math.sqrt(width), step));
+    salary = { min, max, currency: country.currency, unit };
+  }
+
+  return salary;
 }
