@@ -513,6 +513,31 @@ export class DemoDataset {
   }
 
   /** Original posting i as first posted (born at the base snapshot or in its round). */
+  /** Posting and expiry dates: denser towards the snapshot time, since older postings have mostly been filled. */
+  private datesOf(
+    i: number,
+    rng: Rng,
+    born: number,
+    at: number,
+  ): { posted: number; expires: string | null | undefined } {
+    const age = SPAN_DAYS * DAY * rng.next() ** 1.7;
+    const posted = born === 0 ? at - age : at - rng.int(1, 60 * 59) * 1000;
+    let expires: string | null | undefined;
+    if (born === 0 && this.baseExpired(i) && at - posted > HOUR) {
+      expires = isoMs(Math.max(posted + HOUR / 2, at - rng.next() * Math.min(30 * DAY, at - posted)));
+    } else {
+      const e = rng.next();
+      if (e < 0.45) {
+        const days = rng.pick([30, 30, 45, 60, 90]);
+        let exp = posted + days * DAY;
+        if (exp <= at) exp = at + rng.int(1, 60) * DAY;
+        expires = isoMs(exp);
+      } else if (e < 0.6) expires = null;
+    }
+
+    return { posted, expires };
+  }
+
   private original(i: number): Original {
     const seed = this.seed;
     const rng = Rng.of(seed, 0x90, i);
@@ -547,58 +572,11 @@ export class DemoDataset {
       country,
     );
 
-    // Classification
-    const skills = rng.chance(0.88) ? rng.sample(occ.skills, rng.int(3, Math.min(8, occ.skills.length))) : [];
-    const employmentType = employmentTypeOf(rng, occ, level, employer);
-    const partTime = employmentType.length === 1 && employmentType[0] === 'PART_TIME';
-    const education =
-      occ.edu && rng.chance(0.6)
-        ? rng.chance(0.15) && occ.edu === 'bachelor degree'
-          ? [occ.edu, 'postgraduate degree']
-          : [occ.edu]
-        : undefined;
-    const years =
-      level.exp === '0-2'
-        ? rng.int(0, 2)
-        : level.exp === '2-5'
-          ? rng.int(2, 5)
-          : level.exp === '5-10'
-            ? rng.int(5, 8)
-            : rng.int(10, 12);
-    const department = rng.pick(DEPARTMENTS[occ.family]);
-    const benefitPool = BENEFITS[lang as 'en' | 'de' | 'fr' | 'es'].filter(
-      (b) =>
-        lang !== 'en' ||
-        (country.code === 'US'
-          ? !/Pension|holiday|Private medical/.test(b)
-          : !/401\(k\)|Commuter|dental and vision/.test(b)),
-    );
-    const benefits = rng.chance(0.5) ? rng.sample(benefitPool, rng.int(3, 6)) : [];
-    const visaRoll = rng.next();
-    const visa =
-      visaRoll < (desk && country.code === 'US' ? 0.05 : 0.02)
-        ? true
-        : visaRoll > (desk ? 0.95 : 0.985)
-          ? false
-          : null;
-
+    const { skills, employmentType, partTime, education, years, department, benefits, visa } =
+      classificationOf(rng, occ, level, employer, country, lang, desk);
     const salary = salaryOf(rng, occ, level, country, partTime);
 
-    // Dates: denser towards the snapshot time, since older postings have mostly been filled.
-    const age = SPAN_DAYS * DAY * rng.next() ** 1.7;
-    const posted = born === 0 ? at - age : at - rng.int(1, 60 * 59) * 1000;
-    let expires: string | null | undefined;
-    if (born === 0 && this.baseExpired(i) && at - posted > HOUR) {
-      expires = isoMs(Math.max(posted + HOUR / 2, at - rng.next() * Math.min(30 * DAY, at - posted)));
-    } else {
-      const e = rng.next();
-      if (e < 0.45) {
-        const days = rng.pick([30, 30, 45, 60, 90]);
-        let exp = posted + days * DAY;
-        if (exp <= at) exp = at + rng.int(1, 60) * DAY;
-        expires = isoMs(exp);
-      } else if (e < 0.6) expires = null;
-    }
+    const { posted, expires } = this.datesOf(i, rng, born, at);
 
     // Ids and urls
     const source = employer.ats;
@@ -1076,4 +1054,51 @@ function salaryOf(
   }
 
   return salary;
+}
+
+/** Skills, employment type, education, experience, department, benefits and visa sponsorship of an original. */
+function classificationOf(
+  rng: Rng,
+  occ: Occupation,
+  level: Level,
+  employer: Employer,
+  country: CountryInfo,
+  lang: string,
+  desk: boolean,
+) {
+  const skills = rng.chance(0.88) ? rng.sample(occ.skills, rng.int(3, Math.min(8, occ.skills.length))) : [];
+  const employmentType = employmentTypeOf(rng, occ, level, employer);
+  const partTime = employmentType.length === 1 && employmentType[0] === 'PART_TIME';
+  const education =
+    occ.edu && rng.chance(0.6)
+      ? rng.chance(0.15) && occ.edu === 'bachelor degree'
+        ? [occ.edu, 'postgraduate degree']
+        : [occ.edu]
+      : undefined;
+  const years =
+    level.exp === '0-2'
+      ? rng.int(0, 2)
+      : level.exp === '2-5'
+        ? rng.int(2, 5)
+        : level.exp === '5-10'
+          ? rng.int(5, 8)
+          : rng.int(10, 12);
+  const department = rng.pick(DEPARTMENTS[occ.family]);
+  const benefitPool = BENEFITS[lang as 'en' | 'de' | 'fr' | 'es'].filter(
+    (b) =>
+      lang !== 'en' ||
+      (country.code === 'US'
+        ? !/Pension|holiday|Private medical/.test(b)
+        : !/401\(k\)|Commuter|dental and vision/.test(b)),
+  );
+  const benefits = rng.chance(0.5) ? rng.sample(benefitPool, rng.int(3, 6)) : [];
+  const visaRoll = rng.next();
+  const visa =
+    visaRoll < (desk && country.code === 'US' ? 0.05 : 0.02)
+      ? true
+      : visaRoll > (desk ? 0.95 : 0.985)
+        ? false
+        : null;
+
+  return { skills, employmentType, partTime, education, years, department, benefits, visa };
 }
