@@ -196,18 +196,12 @@ function mergeLocation(
   return { codes, cities, cityKeys, regions, timezones, continents };
 }
 
-export function enrichPosting(rec: PostingRecord): EnrichedPosting {
+/**
+ * The posting's place and work arrangement: given and geocoded places merged, the arrangement from the
+ * source, then the location strings, then the description's sentences (On-site only when all are silent).
+ */
+function whereAndHow(rec: PostingRecord, text: string) {
   const loc = rec.location ?? {};
-  const title = displayTitle(typeof rec.title === 'string' ? rec.title : '');
-  const given = sanitizeDescription(typeof rec.description_html === 'string' ? rec.description_html : '');
-  const text = given
-    ? htmlToText(given)
-    : (typeof rec.description_text === 'string' ? rec.description_text : '').replace(/\r\n?/g, '\n').trim();
-  // A source that gives only plain text still has an HTML form: its paragraphs, escaped.
-  const html = given || textToHtml(text);
-  const fullText = `${title}\n${text}`;
-
-  // --- Location ---
   const raw = strings(loc.raw);
   const givenCodes = codesOf(strings(loc.countries));
   const salaryCurrency = nonEmpty(rec.salary?.currency)?.toUpperCase();
@@ -248,6 +242,22 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
     remoteLocation = rc.map((c) => countryName(c)!).filter(Boolean);
   }
 
+  return { location, codes, continents, cityKeys: place.cityKeys, arrangement, remoteLocation };
+}
+
+export function enrichPosting(rec: PostingRecord): EnrichedPosting {
+  const title = displayTitle(typeof rec.title === 'string' ? rec.title : '');
+  const given = sanitizeDescription(typeof rec.description_html === 'string' ? rec.description_html : '');
+  const text = given
+    ? htmlToText(given)
+    : (typeof rec.description_text === 'string' ? rec.description_text : '').replace(/\r\n?/g, '\n').trim();
+  // A source that gives only plain text still has an HTML form: its paragraphs, escaped.
+  const html = given || textToHtml(text);
+  const fullText = `${title}\n${text}`;
+
+  // --- Location ---
+  const { location, codes, continents, cityKeys, arrangement, remoteLocation } = whereAndHow(rec, text);
+
   // --- Classification ---
   const givenTypes = mapEmploymentTypes(strings(rec.employment_type));
   const employmentType = givenTypes.length ? givenTypes : inferEmploymentTypes(title, text);
@@ -276,7 +286,7 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
     location,
     country_codes: codes,
     continents,
-    city_keys: place.cityKeys,
+    city_keys: cityKeys,
     remote_location: remoteLocation,
     employment_type: employmentType,
     work_arrangement: arrangement,
