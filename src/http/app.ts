@@ -1,7 +1,14 @@
 // buildApp: the Fastify application, not yet listening. Global behaviour of every response lives here:
 // the three headers, CORS preflight, 405, 404, trailing slashes, the error catalog, key redaction.
 import http from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+  type FastifyHttpOptions,
+  type FastifyReply,
+} from 'fastify';
+import type { Config } from '../config.ts';
 import { isTimeoutOrConnectionError } from '../db/pool.ts';
 import { ApiError, errors } from '../errors.ts';
 import { PgTotalsStore } from '../db/totals-store.ts';
@@ -52,43 +59,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     opts.ctx.totals ??
     new TotalsCache(new PgTotalsStore(opts.ctx.db.write, opts.ctx.config.STATEMENT_TIMEOUT_MS));
   const ctx = { ...opts.ctx, limiter, totals };
-  const app = Fastify({
-    logger:
-      opts.logger === false
-        ? false
-        : {
-            level: ctx.config.LOG_LEVEL,
-            redact: {
-              paths: ['req.headers.authorization', 'req.headers["x-api-key"]'],
-              censor: '[REDACTED]',
-            },
-            serializers: {
-              // Request lines are written by RequestLog; these keep any other line that carries a request safe.
-              req(req: FastifyRequest) {
-                return { method: req.method, url: redactUrl(req.url), remoteAddress: req.ip };
-              },
-            },
-            ...(typeof opts.logger === 'object' ? opts.logger : {}),
-          },
-    // At trace, Fastify's own lines too: one when a request is read and one when it is answered (with the
-    // request id), for following single requests (the several-hosts test does); redacted by the serializer.
-    logController: new LogController({ disableRequestLogging: ctx.config.LOG_LEVEL !== 'trace' }),
-    clientErrorHandler: onClientError,
-    frameworkErrors: onFrameworkError,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: false, maxParamLength: 2048 },
-    exposeHeadRoutes: false,
-    bodyLimit: 65_536,
-    requestIdHeader: false,
-    // While draining, requests on open keep-alive connections are served (with Connection: close)
-    // rather than refused with Fastify's own 503, which is not in the error catalog.
-    return503OnClosing: false,
-    connectionTimeout: 30_000,
-    keepAliveTimeout: 5_000,
-    requestTimeout: 30_000,
-    // Headers and request timeouts are checked every second (Node's default is 30 s), so a client that
-    // never finishes its request gets its 408 before the 30 s idle timeout closes the socket silently.
-    http: { headersTimeout: 10_000, maxHeaderSize: 16_384, connectionsCheckingInterval: 1000 },
-  });
+  const app = Fastify(serverOptions(ctx.config, opts.logger));
   const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX);
 
   const gate = new ExpensiveGate({
@@ -108,6 +79,154 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     stalled_dropped: connections.stats.dropped,
   }));
 
+  installHooks(app, requestLog);
+  instrumentApp(app, { pools: ctx.db, totals: ctx.totals });
+
+  app.setErrorHandler(errorHandler(requestLog));
+
+  // An unknown path is a 404 whatever the method, OPTIONS included: there is nothing to preflight.
+  app.setNotFoundHandler((_req, reply) => sendError(reply, errors.unknownEndpoint()));
+
+  const register = (
+    path: string,
+    handler: (
+      req: FastifyRequest,
+    ) => Promise<{ status?: number; body: string; headers?: Record<string, string> }>,
+  ) => {
+    app.route({
+      method: [...ALL_METHODS],
+      url: path,
+      handler: async (req, reply) => {
+        if (req.method === 'OPTIONS') return preflight(reply);
+        const out = await handler(req);
+        for (const [k, v] of Object.entries(out.headers ?? {})) reply.header(k, v);
+        return reply.code(out.status ?? 200).send(out.body);
+      },
+    });
+  };
+
+  for (const route of routes) {
+    register(route.path, routeHandler(route, ctx, { authenticator, limiter, gate }));
+  }
+
+  // Generated from the routes and the registry of this very process, once.
+  const openapi = JSON.stringify(buildOpenApi(routes, ctx.version));
+  register('/openapi.json', async () => ({ body: openapi }));
+  registerDocs(app);
+
+  await app.ready();
+  return {
+    fastify: app,
+    authenticator,
+    async close() {
+      connections.stop();
+      await app.close();
+      requestLog.close();
+      await authenticator.close();
+      await limiter?.close();
+    },
+  };
+}
+
+/** The Fastify server: logging with redaction, errors below the routes, router and timeouts. */
+function serverOptions(config: Config, logger: BuildOptions['logger']): FastifyHttpOptions<http.Server> {
+  return {
+    logger:
+      logger === false
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            redact: {
+              paths: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+              censor: '[REDACTED]',
+            },
+            serializers: {
+              // Request lines are written by RequestLog; these keep any other line that carries a request safe.
+              req(req: FastifyRequest) {
+                return { method: req.method, url: redactUrl(req.url), remoteAddress: req.ip };
+              },
+            },
+            ...(typeof logger === 'object' ? logger : {}),
+          },
+    // At trace, Fastify's own lines too: one when a request is read and one when it is answered (with the
+    // request id), for following single requests (the several-hosts test does); redacted by the serializer.
+    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'trace' }),
+    clientErrorHandler: onClientError,
+    frameworkErrors: onFrameworkError,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: false, maxParamLength: 2048 },
+    exposeHeadRoutes: false,
+    bodyLimit: 65_536,
+    requestIdHeader: false,
+    // While draining, requests on open keep-alive connections are served (with Connection: close)
+    // rather than refused with Fastify's own 503, which is not in the error catalog.
+    return503OnClosing: false,
+    connectionTimeout: 30_000,
+    keepAliveTimeout: 5_000,
+    requestTimeout: 30_000,
+    // Headers and request timeouts are checked every second (Node's default is 30 s), so a client that
+    // never finishes its request gets its 408 before the 30 s idle timeout closes the socket silently.
+    http: { headersTimeout: 10_000, maxHeaderSize: 16_384, connectionsCheckingInterval: 1000 },
+  };
+}
+
+function sendError(reply: FastifyReply, err: ApiError) {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  return reply.code(err.status).send(JSON.stringify(err.body));
+}
+
+function preflight(reply: FastifyReply) {
+  return reply
+    .code(204)
+    .header('access-control-allow-methods', 'GET, OPTIONS')
+    .header('access-control-allow-headers', 'Authorization, Content-Type')
+    .header('access-control-max-age', '86400')
+    .removeHeader('content-type')
+    .send();
+}
+
+/**
+ * One API request: authentication and the limiter when the route needs a key, the expensive-work gate
+ * once the parameters are known, then the route. Errors after authentication keep the rate-limit headers.
+ */
+function routeHandler(
+  route: Route,
+  ctx: AppContext,
+  deps: { authenticator: Authenticator; limiter?: Limiter; gate: ExpensiveGate },
+) {
+  const { authenticator, limiter, gate } = deps;
+  return async (req: FastifyRequest) => {
+    const qs = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+    const query = parseQueryString(qs);
+    const headers: Record<string, string> = {};
+    let accountId = 0;
+    if (route.auth) {
+      const owner = await authenticator.authenticate(extractKey(req.headers.authorization, query));
+      accountId = owner.account_id;
+      if (limiter) Object.assign(headers, rateLimitHeaders(await limiter.take(owner)));
+    }
+    let release: (() => void) | undefined;
+    try {
+      // PostgreSQL text cannot hold U+0000: no id or slug contains one, so such a path names nothing.
+      for (const v of Object.values((req.params ?? {}) as Record<string, string>))
+        if (v.includes('\0')) throw errors.notFound();
+      const out = await route.run(ctx, query, req, (params) => {
+        if (isExpensive(route.path, params)) release = gate.enter(accountId);
+      });
+      return { ...out, headers };
+    } catch (err) {
+      // Errors after authentication still carry the rate-limit headers.
+      const known =
+        err instanceof ApiError ? err : isTimeoutOrConnectionError(err) ? unavailable() : undefined;
+      if (known) throw new ApiError(known.status, known.body, { ...headers, ...known.headers });
+      throw err;
+    } finally {
+      release?.();
+    }
+  };
+}
+
+/** Every response: the three headers, 405 before any body is read, no caching headers, the request log. */
+function installHooks(app: FastifyInstance, requestLog: RequestLog): void {
   // Bodies are never read: the API is read-only.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => {
@@ -132,15 +251,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     reply.header('content-type', JSON_TYPE);
     return payload;
   });
+}
 
-  instrumentApp(app, { pools: ctx.db, totals: ctx.totals });
-
-  const sendError = (reply: import('fastify').FastifyReply, err: ApiError) => {
-    for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-    return reply.code(err.status).send(JSON.stringify(err.body));
-  };
-
-  app.setErrorHandler((err, req, reply) => {
+/** Errors out of a route: the catalog's bodies; an unavailable database is a 503, anything else a 500. */
+function errorHandler(requestLog: RequestLog) {
+  return (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof ApiError) return sendError(reply, err);
     if (isTimeoutOrConnectionError(err)) {
       requestLog.warnOnce(
@@ -157,85 +272,5 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     }
     req.log.error({ err, url: redactUrl(req.url) }, 'unhandled error');
     return sendError(reply, errors.internal(String(req.id)));
-  });
-
-  // An unknown path is a 404 whatever the method, OPTIONS included: there is nothing to preflight.
-  app.setNotFoundHandler((_req, reply) => sendError(reply, errors.unknownEndpoint()));
-
-  const preflight = (reply: import('fastify').FastifyReply) =>
-    reply
-      .code(204)
-      .header('access-control-allow-methods', 'GET, OPTIONS')
-      .header('access-control-allow-headers', 'Authorization, Content-Type')
-      .header('access-control-max-age', '86400')
-      .removeHeader('content-type')
-      .send();
-
-  const register = (
-    path: string,
-    handler: (
-      req: FastifyRequest,
-    ) => Promise<{ status?: number; body: string; headers?: Record<string, string> }>,
-  ) => {
-    app.route({
-      method: [...ALL_METHODS],
-      url: path,
-      handler: async (req, reply) => {
-        if (req.method === 'OPTIONS') return preflight(reply);
-        const out = await handler(req);
-        for (const [k, v] of Object.entries(out.headers ?? {})) reply.header(k, v);
-        return reply.code(out.status ?? 200).send(out.body);
-      },
-    });
-  };
-
-  for (const route of routes) {
-    register(route.path, async (req) => {
-      const qs = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
-      const query = parseQueryString(qs);
-      const headers: Record<string, string> = {};
-      let accountId = 0;
-      if (route.auth) {
-        const owner = await authenticator.authenticate(extractKey(req.headers.authorization, query));
-        accountId = owner.account_id;
-        if (limiter) Object.assign(headers, rateLimitHeaders(await limiter.take(owner)));
-      }
-      let release: (() => void) | undefined;
-      try {
-        // PostgreSQL text cannot hold U+0000: no id or slug contains one, so such a path names nothing.
-        for (const v of Object.values((req.params ?? {}) as Record<string, string>))
-          if (v.includes('\0')) throw errors.notFound();
-        const out = await route.run(ctx, query, req, (params) => {
-          if (isExpensive(route.path, params)) release = gate.enter(accountId);
-        });
-        return { ...out, headers };
-      } catch (err) {
-        // Errors after authentication still carry the rate-limit headers.
-        const known =
-          err instanceof ApiError ? err : isTimeoutOrConnectionError(err) ? unavailable() : undefined;
-        if (known) throw new ApiError(known.status, known.body, { ...headers, ...known.headers });
-        throw err;
-      } finally {
-        release?.();
-      }
-    });
-  }
-
-  // Generated from the routes and the registry of this very process, once.
-  const openapi = JSON.stringify(buildOpenApi(routes, ctx.version));
-  register('/openapi.json', async () => ({ body: openapi }));
-  registerDocs(app);
-
-  await app.ready();
-  return {
-    fastify: app,
-    authenticator,
-    async close() {
-      connections.stop();
-      await app.close();
-      requestLog.close();
-      await authenticator.close();
-      await limiter?.close();
-    },
   };
 }
