@@ -168,7 +168,8 @@ function cityIn(name: string, cc?: string, admin?: string, minPop = 0): City | u
 }
 
 /** Resolve one place string (remote words already removed) into a Place. */
-function parsePlace(text: string, zones: string[]): Place | undefined {
+/** The parts of a location string, country last: postcodes and decorations dropped, dashes and codes read. */
+function placeParts(text: string): string[] {
   let s = text.replace(POSTCODE_RE, ' ');
   // "Berlin (Germany)" → "Berlin, Germany".
   s = s.replace(/[()[\]]/g, ',');
@@ -205,42 +206,76 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
     if (m && (regionByCode(m[2], 'US') || regionByCode(m[2], 'CA') || regionByCode(m[2], 'AU')))
       parts = [m[1], m[2]];
   }
+  return parts;
+}
+
+/** A location of one part: a group, a city alias, a country, a region, or a sizeable city. */
+function singlePlace(p: string, place: Place): Place | undefined {
+  const { zones } = place;
+  const key = foldKey(p);
+  if (STOP_PLACES.has(key)) return undefined;
+  const group = GROUPS[key];
+  if (group) return { zones, groupCountries: group.countries, groupContinents: group.continents };
+  // A city alias first ("New York" and "NYC" are the city), then a country, a region, a sizeable city.
+  if (isCityAlias(p)) {
+    const c = cityIn(p);
+    if (c) return withCity(place, c);
+  }
+  if (/^[A-Z]{2}$/.test(p) && stateOrCountry(p)) return { zones, ambiguousCode: p };
+  // "UK" is no ISO code but names a country.
+  const cc = /^[A-Z]{2}$/.test(p) ? (isCountryCode(p) ? p : lookupCountry(p)) : lookupCountry(p);
+  if (cc) {
+    place.cc = cc;
+    // City-states: "Singapore", "Hong Kong", "Luxembourg" are also their main city.
+    const c = cityIn(p, cc, undefined, 50000);
+    if (c) withCity(place, c);
+    return place;
+  }
+  const regions = findRegions(p);
+  if (regions.length) {
+    place.region = regions[0];
+    place.cc = regions[0].cc;
+    // City-states and capitals named like their region: "Berlin", "Hamburg", "Madrid".
+    const c = cityIn(p, place.cc, undefined, 100000);
+    if (c) withCity(place, c);
+    return place;
+  }
+  const c = cityIn(p, undefined, undefined, 15000);
+  return c ? withCity(place, c) : undefined;
+}
+
+/** The first part, once the country and regions are read: the city, else what can still be told. */
+function readHead(head: string, place: Place): void {
+  const headKey = foldKey(head);
+  if (!STOP_PLACES.has(headKey)) {
+    // Within a known region only: "Washington, DC" is not Washington, Utah.
+    const c = place.region?.admin
+      ? (cityIn(head, place.cc, place.region.admin) ??
+        cityIn(`${head} ${place.region.admin}`, place.cc, place.region.admin))
+      : cityIn(head, place.cc, undefined, place.cc ? 0 : 15000);
+    if (c) withCity(place, c);
+    else if (!place.cc) {
+      // "Bayern, Germany"-like strings were handled above; here "Ontario, Foo": try a region alone.
+      const r = findRegions(head)[0];
+      if (r) {
+        place.region = r;
+        place.cc = r.cc;
+      }
+    } else if (findRegions(head, place.cc)[0]) {
+      place.region ??= findRegions(head, place.cc)[0];
+    } else if (/^[\p{L}][\p{L} .'-]{1,40}$/u.test(head)) {
+      // A town the gazetteer lacks, in a known country: keep it as posted.
+      place.cityText = head;
+    }
+  }
+}
+
+function parsePlace(text: string, zones: string[]): Place | undefined {
+  const parts = placeParts(text);
   if (!parts.length) return undefined;
   const place: Place = { zones };
 
-  if (parts.length === 1) {
-    const p = parts[0];
-    const key = foldKey(p);
-    if (STOP_PLACES.has(key)) return undefined;
-    const group = GROUPS[key];
-    if (group) return { zones, groupCountries: group.countries, groupContinents: group.continents };
-    // A city alias first ("New York" and "NYC" are the city), then a country, a region, a sizeable city.
-    if (isCityAlias(p)) {
-      const c = cityIn(p);
-      if (c) return withCity(place, c);
-    }
-    if (/^[A-Z]{2}$/.test(p) && stateOrCountry(p)) return { zones, ambiguousCode: p };
-    // "UK" is no ISO code but names a country.
-    const cc = /^[A-Z]{2}$/.test(p) ? (isCountryCode(p) ? p : lookupCountry(p)) : lookupCountry(p);
-    if (cc) {
-      place.cc = cc;
-      // City-states: "Singapore", "Hong Kong", "Luxembourg" are also their main city.
-      const c = cityIn(p, cc, undefined, 50000);
-      if (c) withCity(place, c);
-      return place;
-    }
-    const regions = findRegions(p);
-    if (regions.length) {
-      place.region = regions[0];
-      place.cc = regions[0].cc;
-      // City-states and capitals named like their region: "Berlin", "Hamburg", "Madrid".
-      const c = cityIn(p, place.cc, undefined, 100000);
-      if (c) withCity(place, c);
-      return place;
-    }
-    const c = cityIn(p, undefined, undefined, 15000);
-    return c ? withCity(place, c) : undefined;
-  }
+  if (parts.length === 1) return singlePlace(parts[0], place);
 
   // Several parts: read from the right (country, then region, then city).
   let rest = parts.slice();
@@ -322,31 +357,7 @@ function parsePlace(text: string, zones: string[]): Place | undefined {
     }
     rest = rest.slice(0, -1);
   }
-  if (rest.length === 1) {
-    const head = rest[0];
-    const headKey = foldKey(head);
-    if (!STOP_PLACES.has(headKey)) {
-      // Within a known region only: "Washington, DC" is not Washington, Utah.
-      const c = place.region?.admin
-        ? (cityIn(head, place.cc, place.region.admin) ??
-          cityIn(`${head} ${place.region.admin}`, place.cc, place.region.admin))
-        : cityIn(head, place.cc, undefined, place.cc ? 0 : 15000);
-      if (c) withCity(place, c);
-      else if (!place.cc) {
-        // "Bayern, Germany"-like strings were handled above; here "Ontario, Foo": try a region alone.
-        const r = findRegions(head)[0];
-        if (r) {
-          place.region = r;
-          place.cc = r.cc;
-        }
-      } else if (findRegions(head, place.cc)[0]) {
-        place.region ??= findRegions(head, place.cc)[0];
-      } else if (/^[\p{L}][\p{L} .'-]{1,40}$/u.test(head)) {
-        // A town the gazetteer lacks, in a known country: keep it as posted.
-        place.cityText = head;
-      }
-    }
-  }
+  if (rest.length === 1) readHead(rest[0], place);
   return place.cc || place.city || place.region || place.groupContinents ? place : undefined;
 }
 
