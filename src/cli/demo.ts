@@ -1,5 +1,4 @@
 // `demo generate`: writes a deterministic demo dataset as canonical JSON Lines (src/demo/write.ts).
-import path from 'node:path';
 import { writeDataset } from '../demo/write.ts';
 import { generateProgress, takeQuiet } from './progress.ts';
 

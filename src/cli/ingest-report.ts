@@ -17,7 +17,7 @@ export function printRejections(rejected: Rejected[]): void {
   }
 }
 
-export const loadedCount = (r: IngestReport) => r.inserted + r.updated + r.unchanged + r.folded;
+const loadedCount = (r: IngestReport) => r.inserted + r.updated + r.unchanged + r.folded;
 
 export function printSummary(r: IngestReport, rejected: number, skipped = 0): void {
   process.stderr.write(

@@ -226,7 +226,7 @@ const flagName = (o: OptionSpec) => o.flag.split(' ')[0];
 export const takesValue = (o: OptionSpec) => o.flag.includes(' ');
 
 /** The allowed options of a command line, or undefined for an unknown subcommand. */
-export function optionsFor(cmd: CommandSpec, sub: string | undefined): OptionSpec[] | undefined {
+function optionsFor(cmd: CommandSpec, sub: string | undefined): OptionSpec[] | undefined {
   if ('' in cmd.options) return cmd.options[''];
   return sub !== undefined && Object.hasOwn(cmd.options, sub) ? cmd.options[sub] : undefined;
 }

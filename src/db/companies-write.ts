@@ -57,11 +57,7 @@ function ordered(o: Record<string, unknown>, keys: string[]): Record<string, unk
 }
 
 /** The public profile in the spec's field order (jsonb keeps its own order, so it is rebuilt here). */
-export function renderProfile(
-  profile: Record<string, unknown>,
-  jobsCount: number,
-  updatedAt: string,
-): string {
+function renderProfile(profile: Record<string, unknown>, jobsCount: number, updatedAt: string): string {
   const p = ordered(profile, PROFILE_KEYS);
   if (p.hq) p.hq = ordered(p.hq as Record<string, unknown>, HQ_KEYS);
   if (p.funding) {
@@ -74,7 +70,7 @@ export function renderProfile(
   return JSON.stringify({ ...p, jobs_count: jobsCount, updated_at: updatedAt });
 }
 
-export function renderSubset(profile: Record<string, unknown>): string {
+function renderSubset(profile: Record<string, unknown>): string {
   return JSON.stringify(ordered(profile, SUBSET_KEYS));
 }
 
@@ -103,7 +99,7 @@ export async function upsertCompanies(client: pg.PoolClient, rows: CompanyRow[])
 }
 
 /** Re-renders the stored JSON of these profiles (after a load or a jobs_count change). */
-export async function renderCompanies(client: pg.PoolClient | pg.Pool, slugs: string[]): Promise<void> {
+async function renderCompanies(client: pg.PoolClient | pg.Pool, slugs: string[]): Promise<void> {
   if (!slugs.length) return;
   const { rows } = await client.query<{
     slug: string;

@@ -42,7 +42,7 @@ export const LEGACY_PASSWORD = 'postgres';
 const KEEPER_LOCK = 7_305_202_611;
 
 export const credentialsPath = (dataDir: string) => path.resolve(dataDir, 'credentials.json');
-export const clusterDir = (dataDir: string) => path.resolve(dataDir, 'pg');
+const clusterDir = (dataDir: string) => path.resolve(dataDir, 'pg');
 const logPath = (dataDir: string) => path.resolve(dataDir, 'postgresql.log');
 
 function portIsFree(port: number): Promise<boolean> {

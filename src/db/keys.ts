@@ -8,7 +8,7 @@ export function hashKey(key: string): Buffer {
   return createHash('sha256').update(key).digest();
 }
 
-export function newKey(prefix: string): string {
+function newKey(prefix: string): string {
   return prefix + randomBytes(24).toString('hex');
 }
 

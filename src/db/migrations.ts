@@ -12,7 +12,7 @@ interface Migration {
 
 const MIGRATION_LOCK = 7_410_001;
 
-export const migrations: Migration[] = [
+const migrations: Migration[] = [
   {
     id: 1,
     name: 'schema',

@@ -75,7 +75,7 @@ export async function createAccount(
   return rows[0] ? getAccount(pool, name) : undefined;
 }
 
-export async function getAccount(pool: pg.Pool, name: string): Promise<AccountRow | undefined> {
+async function getAccount(pool: pg.Pool, name: string): Promise<AccountRow | undefined> {
   const { rows } = await pool.query<AccountRow>(
     `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.name = $1`,
     [name],

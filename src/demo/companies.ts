@@ -2,7 +2,7 @@
 // funding and HQ. Posting volume per company is Zipf-like (a few large employers post most jobs) and size
 // follows rank. Profiles are regenerated from (seed, index), so only a compact view is kept in memory.
 import type { CompanyRecord } from '../model/record.ts';
-import { COUNTRIES, COUNTRY_BY_CODE, type CountryInfo, countryPicker, pickCity } from './geo.ts';
+import { COUNTRY_BY_CODE, type CountryInfo, countryPicker, pickCity } from './geo.ts';
 import { type Family, INDUSTRIES } from './occupations.ts';
 import { Rng, Weighted } from './prng.ts';
 import { SIZE_BUCKETS as SIZE_LABELS } from '../enums.ts';
@@ -258,11 +258,11 @@ const LEGAL_SUFFIX =
   /\s+(Inc\.?|LLC|Corp\.?|Ltd\.?|plc|Limited|GmbH( & Co\. KG)?|AG|SAS|SA|B\.V\.|N\.V\.|S\.L\.|S\.A\.|S\.r\.l\.|S\.p\.A\.|Pty Ltd|Pvt Ltd|Technologies Pvt Ltd|Private Limited|AB|Ltda)$/;
 
 // Bounds read from the spec's bucket labels ("11-50 employees", "10001+ employees").
-export const SIZE_BUCKETS: [number, number, string][] = SIZE_LABELS.map((label) => {
+const SIZE_BUCKETS: [number, number, string][] = SIZE_LABELS.map((label) => {
   const [, lo, hi] = /^(\d+)(?:-(\d+))?/.exec(label)!;
   return [Number(lo), hi ? Number(hi) : Number.POSITIVE_INFINITY, label];
 });
-export function sizeRange(n: number): string {
+function sizeRange(n: number): string {
   return SIZE_BUCKETS.find(([lo, hi]) => n >= lo && n <= hi)![2];
 }
 
@@ -580,5 +580,3 @@ export function zipfPicker(count: number): Weighted<number> {
 export function shortCompanyName(name: string): string {
   return name.replace(LEGAL_SUFFIX, '') || name;
 }
-
-export { COUNTRIES };

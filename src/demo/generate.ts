@@ -62,7 +62,7 @@ const NEAR_KINDS = ['agency', 'respelled', 'sibling'] as const;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 /** Time between rounds: the index refreshes hourly. */
-export const ROUND_INTERVAL_MS = HOUR;
+const ROUND_INTERVAL_MS = HOUR;
 /** Spread of posting dates in the base snapshot. */
 const SPAN_DAYS = 182;
 

@@ -18,7 +18,7 @@ const AGENCIES = [
 ];
 
 /** An agency's rewording of a title: reordered seniority, a place or arrangement tag, a gender tag. */
-export function rewordTitle(rng: Rng, title: string, city: string | undefined): string {
+function rewordTitle(rng: Rng, title: string, city: string | undefined): string {
   let t = title;
   const senior = /^(Senior|Sr\.?|Junior|Jr\.?|Lead|Principal|Staff) (.+)$/.exec(t);
   const roll = rng.next();
@@ -105,7 +105,7 @@ const SPELLINGS: Record<string, string[]> = {
 };
 
 /** One place written another way: a native name, a code instead of a name, another order or detail. */
-export function respell(rng: Rng, city: string, region: string | null, country: string, cc: string): string {
+function respell(rng: Rng, city: string, region: string | null, country: string, cc: string): string {
   const alt = SPELLINGS[city];
   const forms = [
     `${city}, ${cc}`,

@@ -4,8 +4,7 @@
 import { EDUCATION, EMPLOYMENT_TYPES, EXPERIENCE_LEVELS as EXPERIENCE, SENIORITY } from '../enums.ts';
 
 // Widened to string lists: these look up arbitrary source strings.
-export { EMPLOYMENT_TYPES };
-export const SENIORITIES: readonly string[] = SENIORITY;
+const SENIORITIES: readonly string[] = SENIORITY;
 export const EXPERIENCE_LEVELS: readonly string[] = EXPERIENCE;
 export const EDUCATION_LEVELS: readonly string[] = EDUCATION;
 

@@ -35,8 +35,6 @@ import {
 } from './text.ts';
 import { displayTitle } from './title.ts';
 
-export { displayTitle } from './title.ts';
-
 type Arrangement = EnrichedPosting['work_arrangement'];
 
 // Null prototype: looked up with input strings, so "__proto__" or "constructor" find nothing.

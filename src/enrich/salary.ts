@@ -7,7 +7,7 @@
 import type { SalaryInput } from '../model/record.ts';
 import type { Salary } from '../model/enriched.ts';
 
-export const ANNUAL_FACTOR: Record<string, number> = { YEAR: 1, MONTH: 12, WEEK: 52, DAY: 260, HOUR: 2080 };
+const ANNUAL_FACTOR: Record<string, number> = { YEAR: 1, MONTH: 12, WEEK: 52, DAY: 260, HOUR: 2080 };
 
 // Approximate USD value of one unit, for plausibility only (a factor of two either way changes nothing).
 // Null prototype: looked up with input strings, so "__proto__" or "constructor" find nothing.
@@ -185,7 +185,7 @@ function currencyOf(text: string, ctx: SalaryContext): string | undefined {
   return undefined;
 }
 
-export function normaliseUnit(unit: string | undefined): string | undefined {
+function normaliseUnit(unit: string | undefined): string | undefined {
   if (!unit) return undefined;
   const u = unit.toLowerCase().replace(/[^a-z]/g, '');
   if (/year|annum|annual|yearly|yr|salary$/.test(u) && !/month|hour|week|day/.test(u)) return 'YEAR';

@@ -121,7 +121,7 @@ export const US_STATES: Record<string, string> = Object.setPrototypeOf(
   },
   null,
 );
-export const CA_PROVINCES: Record<string, [string, string]> = {
+const CA_PROVINCES: Record<string, [string, string]> = {
   // code → [name, GeoNames admin-1 code]
   AB: ['Alberta', '01'],
   BC: ['British Columbia', '02'],
@@ -281,7 +281,7 @@ export interface Gazetteer {
 let loaded: Gazetteer | undefined;
 
 /** The gazetteer, built on first use (about 0.3 s) and kept for the life of the process. */
-export function gazetteer(): Gazetteer {
+function gazetteer(): Gazetteer {
   if (!loaded) loaded = build();
   return loaded;
 }

@@ -17,12 +17,6 @@ export interface ConnectionLimits {
   sweepMs?: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
-  perAddress: 128,
-  stallMs: 10_000,
-  maxBufferedBytes: 64 * 1024 * 1024,
-};
-
 interface Tracked {
   address: string;
   /** Bytes still queued in the process, and of those still in libuv's queue, at the last sweep. */

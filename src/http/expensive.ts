@@ -11,11 +11,11 @@ export interface ExpensiveLimits {
 }
 
 /** Offsets from here on are expensive: the rows before them are read and thrown away. */
-export const DEEP_OFFSET = 1000;
+const DEEP_OFFSET = 1000;
 
 /** Whether a request to `path` with these validated parameters is expensive work. */
 /** Feed pages above this size that include descriptions take megabytes to build and to hold. */
-export const LARGE_FEED_PAGE = 200;
+const LARGE_FEED_PAGE = 200;
 
 export function isExpensive(path: string, params: Record<string, unknown>): boolean {
   if (path === '/v1/jobs/feed' || path === '/v1/jobs/modified')

@@ -9,7 +9,7 @@ import { ApiError } from '../errors.ts';
 import type { TotalsCache } from '../search/totals.ts';
 import type { Limiter } from '../limiter/limits.ts';
 
-export const registry = client.register;
+const registry = client.register;
 
 // A worker answers the primary's requests for its registry (prom-client listens once constructed).
 if (cluster.isWorker) new client.AggregatorRegistry();

@@ -3,7 +3,7 @@
 // key removed wherever it appears, and the whole cut to a bounded length.
 import { API_KEY_PARAM } from './params/registry.ts';
 
-export const LOG_URL_MAX = 512;
+const LOG_URL_MAX = 512;
 const REDACTED = '[REDACTED]';
 // A key is a prefix plus 48 hex characters; 40+ hex in a row is redacted whatever surrounds it.
 const KEY_SHAPED = /[0-9a-f]{40,}/i;

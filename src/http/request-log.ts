@@ -4,7 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { redactUrl } from './redact.ts';
 
-export const SUMMARY_INTERVAL_MS = 60_000;
+const SUMMARY_INTERVAL_MS = 60_000;
 
 export class RequestLog {
   private count = 0;

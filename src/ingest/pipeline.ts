@@ -8,7 +8,6 @@ import {
   type CompanyRow,
   findCompanies,
   loadSources,
-  type SourceRow,
   upsertCompanies,
   upsertSources,
 } from '../db/companies-write.ts';
@@ -50,9 +49,7 @@ export const NEAR_IDENTICAL_BITS = 6;
  */
 export const REPOST_BITS = 12;
 
-export { nameKey };
-
-export function domainKey(d: string | undefined | null): string | null {
+function domainKey(d: string | undefined | null): string | null {
   if (!d) return null;
   let s = d.trim().toLowerCase();
   try {

@@ -31,24 +31,19 @@ const defaultLog: Log = (level, msg) =>
   process.stderr.write(`${JSON.stringify({ level, msg, component: 'limiter' })}\n`);
 
 /** The headers' values for a window holding `inWindow` requests, the oldest at `oldestMs`. */
-export function decision(
-  limit: number,
-  inWindow: number,
-  oldestMs: number | null,
-  now: number,
-): LimitDecision {
+function decision(limit: number, inWindow: number, oldestMs: number | null, now: number): LimitDecision {
   const reset = oldestMs === null ? 0 : Math.max(1, Math.ceil((oldestMs + WINDOW_MS - now) / 1000));
   return { limit, remaining: Math.max(0, limit - inWindow), reset };
 }
 
 /** The per-minute 429: Retry-After equals X-RateLimit-Reset, Remaining is 0. */
-export function rateLimitedError(d: LimitDecision): ApiError {
+function rateLimitedError(d: LimitDecision): ApiError {
   const e = errors.rateLimited(Math.max(1, d.reset), d.limit);
   return new ApiError(e.status, e.body, { ...rateLimitHeaders({ ...d, remaining: 0 }), ...e.headers });
 }
 
 /** The monthly 429: no Retry-After; the window headers as they stand (the request took no slot). */
-export function quotaError(quota: number, d: LimitDecision, now: number): ApiError {
+function quotaError(quota: number, d: LimitDecision, now: number): ApiError {
   const e = errors.quotaExhausted(quota, monthEnd(now));
   return new ApiError(e.status, e.body, { ...rateLimitHeaders(d), ...e.headers });
 }
@@ -128,7 +123,7 @@ export class PgLimiter implements Limiter {
 // ARGV: now ms, window ms, limit, quota, unique member, time to live of the month counters (s, from the
 // limiter's clock, so that an injected clock works too).
 // Returns {outcome, requests in window, oldest ms or -1}; outcome 0 admitted, 1 rate, 2 quota.
-export const TAKE_SCRIPT = `
+const TAKE_SCRIPT = `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])

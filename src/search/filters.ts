@@ -46,7 +46,7 @@ export interface JobFilters {
   created_lt?: string;
 }
 
-export const TS_CONFIG = 'english';
+const TS_CONFIG = 'english';
 const TS = raw(`'${TS_CONFIG}'`);
 
 /** Where a condition needs the state of the row: live rows, or any state (replaying totals). */

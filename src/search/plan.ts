@@ -9,7 +9,7 @@
 
 export type PageStrategy = { kind: 'walk'; budget: number } | { kind: 'index' };
 
-export const WALK_SLACK = 4;
+const WALK_SLACK = 4;
 export const MAX_WALK = 100_000;
 
 /** `needed` rows of a page (offset + limit + 1) among `total` matches of `live` live rows. */

@@ -12,7 +12,7 @@
 import type { Counted, TotalsStore } from '../model/totals.ts';
 
 /** The store of a single process: the latest total of each key, the starting point of a replay. */
-export class MemoryTotals implements TotalsStore {
+class MemoryTotals implements TotalsStore {
   private latest = new Map<string, Counted>();
 
   constructor(private readonly max = 10_000) {}

@@ -67,7 +67,7 @@ export interface MetricsServer {
  * Starts the listener. `workers`: whether the HTTP metrics come from cluster workers (else from this
  * process). The caller decides what a failure to listen means.
  */
-export async function startMetricsServer(opts: {
+async function startMetricsServer(opts: {
   port: number;
   host: string;
   db: Db;

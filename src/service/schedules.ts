@@ -34,7 +34,7 @@ async function exclusively(db: Db, lock: number, work: () => Promise<void>): Pro
   }
 }
 
-export async function runExpiry(db: Db, config: Config): Promise<void> {
+async function runExpiry(db: Db, config: Config): Promise<void> {
   await exclusively(db, EXPIRY_LOCK, async () => {
     await expireDue(db);
     await purgeExpired(db.write, config.EXPIRED_RETENTION_DAYS);

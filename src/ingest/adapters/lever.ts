@@ -34,7 +34,7 @@ const INTERVALS: Record<string, string> = Object.setPrototypeOf(
 );
 
 /** Yearly figures under 1000 were entered in thousands ("100–130" for 100,000–130,000). */
-export const LEVER_THOUSANDS_BELOW = 1000;
+const LEVER_THOUSANDS_BELOW = 1000;
 
 function leverSalary(p: Obj): SalaryInput | undefined {
   const r = isObj(p.salaryRange) ? p.salaryRange : undefined;

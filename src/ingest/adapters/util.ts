@@ -90,7 +90,7 @@ function fromEpoch(n: number): string | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }
 
-export function startOfUtcDay(now: Date, minusDays = 0): string {
+function startOfUtcDay(now: Date, minusDays = 0): string {
   const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - minusDays));
   return d.toISOString();
 }

@@ -58,7 +58,7 @@ export interface CrawlOptions {
   now: () => Date;
 }
 
-export const DEFAULT_CRAWL: CrawlOptions = {
+const DEFAULT_CRAWL: CrawlOptions = {
   concurrency: 4,
   bases: {},
   http: {},

@@ -21,7 +21,7 @@ export interface HttpOptions {
   random: () => number;
 }
 
-export const DEFAULT_HTTP: HttpOptions = {
+const DEFAULT_HTTP: HttpOptions = {
   timeoutMs: 20_000,
   retries: 3,
   backoffMs: 1000,

@@ -28,7 +28,7 @@ function digest(key: string): string {
 }
 
 /** Canonical form of a URL for matching copies: host lower-cased, tracking parameters and fragment dropped. */
-export function canonicalUrl(raw: string): string {
+function canonicalUrl(raw: string): string {
   try {
     const u = new URL(raw);
     u.hash = '';

@@ -28,7 +28,7 @@ const WORD_END = new Set(['&', '|', '!', '(', ')', '<', ':']);
 const PHRASE_OPERATOR_HINT = 'use <-> (followed by) or <N> with N from 0 to 16384';
 // to_tsquery keeps pending operators on a 32-deep stack and `!` is right-associative, so about 30
 // stacked negations overflow it ("tsquery stack too small"); a tighter cap keeps a clear margin.
-export const MAX_STACKED_NOT = 16;
+const MAX_STACKED_NOT = 16;
 
 /** The longest run of directly nested `!` in a tree (what to_tsquery stacks). */
 function stackedNots(node: QueryNode, run = 0): number {
