@@ -8,8 +8,8 @@ import pg from 'pg';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { parseOptions, USAGE } from './lib/args.ts';
 import { drive } from './lib/drive.ts';
-import { buildKinds, type Kind, pickParameters } from './lib/mix.ts';
-import { cli, freePort, ROOT, rssSampler, startServer } from './lib/proc.ts';
+import { buildKinds, buildVariedKinds, type Kind, pickParameters, sampleData } from './lib/mix.ts';
+import { buildService, cli, freePort, ROOT, rssSampler, startServer } from './lib/proc.ts';
 import { type KindResult, svg, table } from './lib/report.ts';
 
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
@@ -161,16 +161,22 @@ async function main() {
   const key = (await cli(['keys', 'create', '--account', 'bench'], env, false)).trim();
 
   // 5. Parameters and request kinds.
-  const picks = await pickParameters(pool);
+  const sample = await sampleData(pool);
+  const picks = pickParameters(sample);
   const kinds = buildKinds(picks);
+  const varied = buildVariedKinds(sample);
   const { ids, ...shown } = picks;
   say(`parameters: ${JSON.stringify(shown)} (+${ids.length} ids)`);
+  say(`varied mix: ${varied.map((k) => `${k.name} ${k.paths.length}`).join(', ')} distinct requests`);
+  // The service starts cold, as after a load: no totals shared by an earlier run.
+  await pool.query('TRUNCATE shared_totals');
 
   // 6. The service.
   const port = await freePort();
+  buildService();
   const service = await startServer(
     'service',
-    'src/main.ts',
+    'dist/main.js',
     [],
     {
       ...env,
@@ -192,9 +198,12 @@ async function main() {
   // 7. One response per kind, recorded from the service; the baseline serves them.
   const recorded: Record<string, { status: number; contentType: string; body: string }> = {};
   const examples: Record<string, string> = {};
+  const firstRequest: Record<string, number> = {};
   for (const k of kinds) {
+    const started = performance.now();
     const res = await fetch(service.base + k.paths[0], { headers: { authorization: `Bearer ${key}` } });
     const body = await res.text();
+    firstRequest[k.name] = r1(performance.now() - started);
     recorded[k.name] = {
       status: res.status,
       contentType: res.headers.get('content-type') ?? 'application/json',
@@ -203,7 +212,7 @@ async function main() {
     examples[k.name] = k.paths[0];
     const total = /"total":(\d+)/.exec(body)?.[1] ?? /"count":(\d+)/.exec(body)?.[1];
     say(
-      `  ${k.name.padEnd(16)} ${res.status} ${String(body.length).padStart(8)} B${total ? ` total/count ${total}` : ''}  ${k.paths[0]}`,
+      `  ${k.name.padEnd(16)} ${res.status} ${String(body.length).padStart(8)} B ${String(firstRequest[k.name]).padStart(7)} ms (first request)${total ? ` total/count ${total}` : ''}  ${k.paths[0]}`,
     );
     if (res.status !== 200) say(`    ${body.slice(0, 300)}`);
   }
@@ -229,7 +238,9 @@ async function main() {
     results.push({
       kind: name,
       weight,
-      example: examples[name] ?? 'weighted sequence of all kinds',
+      example:
+        examples[name] ??
+        (name === 'mix' ? 'weighted sequence of all kinds' : 'weighted sequence of all kinds, values varied'),
       service: s,
       baseline: b,
     });
@@ -239,7 +250,9 @@ async function main() {
     );
   };
   say(`driving: ${opts.duration} s per kind, ${opts.connections} connections`);
-  for (const k of kinds) await run(k.name, [k], k.weight);
+  // The varied mix first, while the service has answered nothing but the first requests above.
+  await run('varied mix', varied, 100);
+  if (!opts.quick) for (const k of kinds) await run(k.name, [k], k.weight);
   await run('mix', kinds, 100);
 
   // 8b. The rounds, each loading while the mix runs in windows of --duration seconds until it is done.
@@ -331,6 +344,7 @@ async function main() {
     },
     parameters: shown,
     memory: { service: serviceRss, baseline: baselineRss },
+    first_request_ms: firstRequest,
     feed_drain: drain,
     kinds: results,
     mix_during_rounds: duringRounds.map((r) => ({ file: r.file, ...r.service })),

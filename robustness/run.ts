@@ -22,7 +22,7 @@ import {
   request,
 } from './client.ts';
 import { fuzzPaths, HOSTILE_VALUES, RAW_SHAPES, randomValues, tamperedCursors } from './hostile.ts';
-import { ROOT, rssMb, type Service, startService, waitFor } from './service.ts';
+import { buildService, ROOT, rssMb, SERVICE_ENTRY, type Service, startService, waitFor } from './service.ts';
 
 const PORT = Number(process.env.PORT ?? 18100);
 const failures: string[] = [];
@@ -43,6 +43,7 @@ const logCounter = (file: string, name: string) =>
 
 const dir = path.join(ROOT, '.tmp', `robustness-${Date.now()}`);
 fs.mkdirSync(dir, { recursive: true });
+buildService();
 
 // ---- PostgreSQL ---------------------------------------------------------------------------------
 let baseUrl = process.env.DATABASE_URL;
@@ -549,7 +550,7 @@ try {
     const blocker = net.createServer();
     await new Promise<void>((r) => blocker.listen(PORT + 1, '127.0.0.1', r));
     const t0 = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
+    const child = spawn(process.execPath, [SERVICE_ENTRY], {
       cwd: ROOT,
       env: { ...process.env, ...serviceEnv({ PORT: String(PORT + 1), HOST: '127.0.0.1' }) },
       stdio: ['ignore', 'ignore', 'pipe'],

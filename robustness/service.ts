@@ -1,10 +1,16 @@
-// The service under test as a real process tree (`src/main.ts`, primary + workers), with its logs in files.
-import { type ChildProcess, spawn } from 'node:child_process';
+// The service under test as a real process tree (`dist/main.js`, as `npm start` runs it, primary + workers), with its logs in files.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** What `npm start` runs, compiled by `buildService`. */
+export const SERVICE_ENTRY = path.join(ROOT, 'dist/main.js');
+
+export function buildService(): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
+}
 
 export interface Service {
   child: ChildProcess;
@@ -61,7 +67,7 @@ export async function startService(
   const stderrFile = path.join(dir, `${name}.stderr.log`);
   const out = fs.openSync(stdoutFile, 'a');
   const err = fs.openSync(stderrFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
+  const child = spawn(process.execPath, [SERVICE_ENTRY], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', out, err, 'ipc'],

@@ -1,18 +1,14 @@
 // Entry: config → database → setup → buildApp → listen, with graceful shutdown.
 // With WORKERS > 1 the primary process prepares the database and forks HTTP workers (node:cluster);
-// the workers share the primary's PostgreSQL and the limiter's store.
+// the workers share the primary's PostgreSQL and the limiter's store. What only the primary does (setup,
+// the demo load, schedules, supervision, metrics) is imported only by the primary, so that an HTTP worker
+// never loads ingestion, enrichment or the gazetteer.
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import { getSetting } from './db/migrations.ts';
 import { type Db, openDb } from './db/pool.ts';
-import { buildApp } from './http/app.ts';
-import { createLimiter } from './limiter/limiter.ts';
-import { serveMetrics } from './service/metrics-server.ts';
-import { startSchedules } from './service/schedules.ts';
-import { superviseWorkers } from './service/supervisor.ts';
-import { ensureDemoKey, loadDemoIfEmpty, prepareDatabase } from './service/setup.ts';
 
 const version = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -39,6 +35,8 @@ function showKey(key: string | undefined): string {
 }
 
 async function serve(config: Config, db: Db, announce: boolean, key?: string): Promise<() => Promise<void>> {
+  const { buildApp } = await import('./http/app.ts');
+  const { createLimiter } = await import('./limiter/limiter.ts');
   const cursorSecret = (await getSetting(db.write, 'cursor_secret'))!;
   const limiter = await createLimiter(config, db, {
     log: (level, msg) => log[level]({ component: 'limiter' }, msg),
@@ -92,6 +90,10 @@ async function primary(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   try {
+    const { ensureDemoKey, loadDemoIfEmpty, prepareDatabase } = await import('./service/setup.ts');
+    const { startSchedules } = await import('./service/schedules.ts');
+    const { serveMetrics } = await import('./service/metrics-server.ts');
+    const { superviseWorkers } = await import('./service/supervisor.ts');
     await prepareDatabase(db);
     const loaded = await loadDemoIfEmpty(db, config, say);
     if (loaded) say(`demo dataset loaded: ${loaded} postings`);

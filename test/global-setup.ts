@@ -1,6 +1,7 @@
 // Starts one embedded PostgreSQL for the whole run unless DATABASE_URL names an external server.
 // Each test file then creates its own database on it (test/helpers/db.ts). TEST_READ_URL_BASE names a
 // streaming replica of that server (scripts/replica.sh): reads then go to the replica.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,10 @@ async function checkReplica(pgUrl: string, base: string): Promise<void> {
 }
 
 export default async function setup(project: TestProject) {
+  // The tests that start the service run what `npm start` runs: the compiled sources.
+  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../scripts/build.mjs')], {
+    stdio: 'inherit',
+  });
   const replica = process.env.TEST_READ_URL_BASE || undefined;
   if (process.env.DATABASE_URL) {
     if (replica) await checkReplica(process.env.DATABASE_URL, replica);

@@ -11,6 +11,7 @@ export interface BenchOptions {
   workers?: number;
   rounds: number;
   mixDuringRound: boolean;
+  quick: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -26,6 +27,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --workers N         WORKERS of the service (default: the service's own default, ${os.availableParallelism()} here)
   --mix-during-round  load the rounds after the measurements, driving the mix while each round loads
                       (the mix's latency under a concurrent load, and the round's rate under traffic)
+  --quick             only the varied mix, the fixed mix and the feed drain (no kind alone)
 `;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -37,6 +39,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     reuse: false,
     rounds: 1,
     mixDuringRound: false,
+    quick: false,
   };
   const int = (name: string, v: string | undefined, min: number): number => {
     if (v === undefined || !/^\d+$/.test(v) || Number(v) < min)
@@ -67,6 +70,9 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case '--reuse':
         o.reuse = true;
+        break;
+      case '--quick':
+        o.quick = true;
         break;
       case '--mix-during-round':
         o.mixDuringRound = true;

@@ -48,19 +48,40 @@ const STOP = new Set([
 ]);
 const SENIORITY = new Set(['senior', 'junior', 'lead', 'staff', 'principal', 'head', 'intern', 'chief']);
 
-function top<T>(counts: Map<T, number>, accept: (k: T) => boolean = () => true): T | undefined {
-  let best: T | undefined;
-  let n = -1;
-  for (const [k, c] of counts) if (c > n && accept(k)) [best, n] = [k, c];
-  return best;
+/** Keys by count, most common first (ties in insertion order), those that `accept` allows. */
+function ranked<T>(counts: Map<T, number>, accept: (k: T) => boolean = () => true): T[] {
+  return [...counts.entries()]
+    .filter(([k]) => accept(k))
+    .sort((a, b) => b[1] - a[1])
+    .map(([k]) => k);
 }
 
 function bump<T>(m: Map<T, number>, k: T) {
   m.set(k, (m.get(k) ?? 0) + 1);
 }
 
-/** Reads a sample of the live jobs and the companies and picks the parameter values. */
-export async function pickParameters(db: pg.Pool, sampleIds = 2000): Promise<Picks> {
+/** The values of the loaded data that requests use, each list most common first. */
+export interface Sample {
+  countries: string[];
+  titleWords: string[];
+  titlePhrases: string[];
+  /** Skills that are one plain word: words people type into a description search. */
+  plainSkills: string[];
+  skillPairs: [string, string][];
+  remoteTaxonomies: string[];
+  industries: string[];
+  sizeRanges: string[];
+  /** Words of company names (of the 5,000 most followed companies). */
+  nameWords: string[];
+  companyIndustries: string[];
+  /** Percentiles 0.05, 0.10, … 0.95 of the annual salary bounds of live jobs with a salary. */
+  salaryMax: number[];
+  salaryMin: number[];
+  ids: string[];
+}
+
+/** Reads a sample of the live jobs and the companies. */
+export async function sampleData(db: pg.Pool, sampleIds = 2000): Promise<Sample> {
   const { rows: countRows } = await db.query<{ n: number }>(
     'SELECT count(*)::int AS n FROM jobs WHERE state = 0',
   );
@@ -101,15 +122,10 @@ export async function pickParameters(db: pg.Pool, sampleIds = 2000): Promise<Pic
       for (let j = i + 1; j < sk.length; j++) bump(skillPairs, `${sk[i]},${sk[j]}`);
     if (r.remote) for (const t of r.taxonomies) bump(remoteTax, t);
   }
-  const byCount = [...countries.entries()].sort((a, b) => b[1] - a[1]);
   const contentWord = (w: string) => w.length >= 5 && !STOP.has(w) && !SENIORITY.has(w);
-  const titleWord = top(words, contentWord) ?? 'engineer';
-  const titleWord2 = top(words, (w) => contentWord(w) && w !== titleWord) ?? 'manager';
-  const titlePhrase = top(pairs) ?? 'software engineer';
-  const skills = (top(skillPairs) ?? 'python,sql').split(',') as [string, string];
 
-  const { rows: ind } = await db.query<{ industry_key: string; size_range: string; name: string }>(
-    `SELECT c.industry_key, c.size_range, c.name
+  const { rows: ind } = await db.query<{ industry_key: string; size_range: string }>(
+    `SELECT c.industry_key, c.size_range
        FROM jobs j JOIN companies c ON c.slug = j.company_slug
       WHERE j.id IN (SELECT id FROM jobs TABLESAMPLE BERNOULLI ($1) REPEATABLE (8) WHERE state = 0)
         AND c.industry_key IS NOT NULL AND c.size_range IS NOT NULL`,
@@ -117,54 +133,71 @@ export async function pickParameters(db: pg.Pool, sampleIds = 2000): Promise<Pic
   );
   const industries = new Map<string, number>();
   const sizes = new Map<string, number>();
-  const nameWords = new Map<string, number>();
   for (const r of ind) {
     bump(industries, r.industry_key);
     bump(sizes, r.size_range);
   }
-  const industry = top(industries) ?? 'software development';
   const { rows: comp } = await db.query<{ name: string; industry_key: string | null }>(
     'SELECT name, industry_key FROM companies ORDER BY followers DESC LIMIT 5000',
   );
+  const nameWords = new Map<string, number>();
   const compIndustries = new Map<string, number>();
   for (const c of comp) {
     for (const w of new Set(c.name.toLowerCase().split(/[^a-z]+/))) if (w.length >= 4) bump(nameWords, w);
     if (c.industry_key) bump(compIndustries, c.industry_key);
   }
-  // A name fragment shared by several companies, but not by most: the 20th most common name word.
-  const fragments = [...nameWords.entries()].sort((a, b) => b[1] - a[1]);
-  const companyQuery = (fragments[Math.min(19, fragments.length - 1)] ?? ['tech'])[0];
 
-  const { rows: sal } = await db.query<{ lo: number; hi: number }>(
-    `SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY salary_annual_max) AS lo,
-            percentile_disc(0.75) WITHIN GROUP (ORDER BY salary_annual_min) AS hi
+  const { rows: sal } = await db.query<{ hi: number[]; lo: number[] }>(
+    `SELECT percentile_disc(ARRAY(SELECT generate_series(5, 95, 5) / 100.0))
+              WITHIN GROUP (ORDER BY salary_annual_max) AS hi,
+            percentile_disc(ARRAY(SELECT generate_series(5, 95, 5) / 100.0))
+              WITHIN GROUP (ORDER BY salary_annual_min) AS lo
        FROM jobs TABLESAMPLE BERNOULLI ($1) REPEATABLE (9) WHERE state = 0 AND has_salary`,
     [pct],
   );
-  const round = (x: number) => Math.round(Number(x) / 5000) * 5000 || 50_000;
-
   const { rows: idRows } = await db.query<{ id: string }>(
     `SELECT id FROM jobs TABLESAMPLE BERNOULLI ($1) REPEATABLE (10) WHERE state <> 2 LIMIT $2`,
     [Math.min(100, ((sampleIds * 2) / live) * 100), sampleIds],
   );
-
   return {
-    country: byCount[0]?.[0] ?? 'US',
-    country2: byCount[1]?.[0] ?? byCount[0]?.[0] ?? 'GB',
-    titleWord,
-    titleWord2,
-    titlePhrase,
-    // A word people type: the most common skill that is one plain word (not a joined multi-word skill).
-    descriptionTerm: top(skillCounts, (s) => /^[a-z]{5,10}$/.test(s)) ?? 'python',
-    skills,
-    remoteTaxonomy: top(remoteTax) ?? 'Software',
-    industry,
-    sizeRange: top(sizes) ?? '51-200 employees',
-    salaryGte: round(sal[0]?.lo ?? 100_000),
-    salaryLte: round(sal[0]?.hi ?? 150_000),
-    companyQuery,
-    companyIndustry: top(compIndustries) ?? industry,
+    countries: ranked(countries),
+    titleWords: ranked(words, contentWord),
+    titlePhrases: ranked(pairs),
+    plainSkills: ranked(skillCounts, (s) => /^[a-z]{5,10}$/.test(s)),
+    skillPairs: ranked(skillPairs).map((p) => p.split(',') as [string, string]),
+    remoteTaxonomies: ranked(remoteTax),
+    industries: ranked(industries),
+    sizeRanges: ranked(sizes),
+    nameWords: ranked(nameWords),
+    companyIndustries: ranked(compIndustries),
+    salaryMax: (sal[0]?.hi ?? []).map(Number),
+    salaryMin: (sal[0]?.lo ?? []).map(Number),
     ids: idRows.map((r) => r.id),
+  };
+}
+
+/** The fixed mix's values: the most common of each list. */
+export function pickParameters(s: Sample): Picks {
+  const round = (x: number | undefined) => Math.round(Number(x) / 5000) * 5000 || 50_000;
+  const industry = s.industries[0] ?? 'software development';
+  return {
+    country: s.countries[0] ?? 'US',
+    country2: s.countries[1] ?? s.countries[0] ?? 'GB',
+    titleWord: s.titleWords[0] ?? 'engineer',
+    titleWord2: s.titleWords[1] ?? 'manager',
+    titlePhrase: s.titlePhrases[0] ?? 'software engineer',
+    descriptionTerm: s.plainSkills[0] ?? 'python',
+    skills: s.skillPairs[0] ?? ['python', 'sql'],
+    remoteTaxonomy: s.remoteTaxonomies[0] ?? 'Software',
+    industry,
+    sizeRange: s.sizeRanges[0] ?? '51-200 employees',
+    // The median of the maxima and the third quartile of the minima.
+    salaryGte: round(s.salaryMax[9]),
+    salaryLte: round(s.salaryMin[14]),
+    // A name fragment shared by several companies, but not by most: the 20th most common name word.
+    companyQuery: s.nameWords[Math.min(19, s.nameWords.length - 1)] ?? 'tech',
+    companyIndustry: s.companyIndustries[0] ?? industry,
+    ids: s.ids,
   };
 }
 
@@ -246,4 +279,77 @@ export function buildKinds(p: Picks): Kind[] {
   ];
   if (kinds.reduce((a, k) => a + k.weight, 0) !== 100) throw new Error('mix weights must sum to 100');
   return kinds;
+}
+
+/** A small seeded PRNG (mulberry32), so that a varied run sends the same requests every time. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The varied mix: the same kinds and weights as the fixed one, but each kind draws its requests from
+ * combinations of many distinct values of the data (the 60 most common countries, 80 title words, …), up
+ * to `perKind` distinct requests each, in a seeded random order, so that nearly every request of a
+ * measured window is one the service has not answered before.
+ */
+export function buildVariedKinds(s: Sample, perKind = 1000, seed = 1): Kind[] {
+  const rnd = prng(seed);
+  const pick = <T>(xs: T[], n = xs.length): T => xs[Math.floor(rnd() * Math.min(n, xs.length))];
+  const countries = s.countries.slice(0, 60);
+  const words = s.titleWords.slice(0, 80);
+  const round = (x: number) => Math.max(5000, Math.round(x / 5000) * 5000);
+  const lows = s.salaryMax.map(round);
+  const highs = s.salaryMin.map(round);
+  const distinct = (make: () => string, n = perKind): string[] => {
+    const out = new Set<string>();
+    for (let tries = 0; out.size < n && tries < n * 20; tries++) out.add(make());
+    return [...out];
+  };
+  const units = ['h', 'd'];
+  const paths: Record<string, () => string> = {
+    newest: () => `/v1/jobs?${q({ time_frame: `${1 + Math.floor(rnd() * 90)}${pick(units)}` })}`,
+    country: () => `/v1/jobs?${q({ country: pick(countries) })}`,
+    country_title: () => `/v1/jobs?${q({ country: pick(countries), title: pick(words) })}`,
+    title_phrase: () => `/v1/jobs?${q({ title: `"${pick(s.titlePhrases, 200)}"` })}`,
+    description: () =>
+      `/v1/jobs?${q({ description: pick(s.plainSkills, 80), country: pick(countries, 20) })}`,
+    title_advanced: () =>
+      `/v1/jobs?${q({ title_advanced: `(${pick(words)} | ${pick(words)}) & !${pick(['senior', 'junior', 'lead'])}` })}`,
+    salary: () => {
+      const gte = pick(lows);
+      return `/v1/jobs?${q({ salary_gte: gte, salary_lte: Math.max(gte, pick(highs)) })}`;
+    },
+    skill_and: () => `/v1/jobs?${q({ skill: pick(s.skillPairs, 300).join(',') })}`,
+    remote_taxonomy: () =>
+      `/v1/jobs?${q({ remote: pick(['true', 'false']), taxonomies: pick(s.remoteTaxonomies), country: pick(countries, 30) })}`,
+    company: () =>
+      `/v1/jobs?${q({ company_industry: pick(s.industries, 60), company_size: pick(s.sizeRanges) })}`,
+    collapse: () => `/v1/jobs?${q({ collapse: 'true', title: pick(words) })}`,
+    deep_offset: () =>
+      `/v1/jobs?${q({ offset: 1000 + Math.floor(rnd() * 9000), country: pick(countries, 10) })}`,
+    cursor_walk: () => `/v1/jobs?${q({ country: pick(countries), limit: 50 })}`,
+    count: () =>
+      pick([
+        () => `/v1/jobs/count?${q({ country: pick(countries) })}`,
+        () => `/v1/jobs/count?${q({ title: pick(words) })}`,
+        () => `/v1/jobs/count?${q({ skill: pick(s.plainSkills, 200) })}`,
+      ])(),
+    job_by_id: () => `/v1/jobs/${encodeURIComponent(pick(s.ids)).replace(/%3A/g, ':')}`,
+    companies: () =>
+      pick([
+        () => `/v1/companies?${q({ q: pick(s.nameWords, 300) })}`,
+        () => `/v1/companies?${q({ industry: pick(s.companyIndustries, 100) })}`,
+      ])(),
+    feed: () => `/v1/jobs/feed?since=${30 + Math.floor(rnd() * 3620)}d&limit=200`,
+    modified: () => `/v1/jobs/modified?since=${30 + Math.floor(rnd() * 3620)}d&limit=200`,
+    expired: () => `/v1/jobs/expired?since=${30 + Math.floor(rnd() * 3620)}d&limit=1000`,
+  };
+  return buildKinds(pickParameters(s)).map((k) => ({ ...k, paths: distinct(paths[k.name]) }));
 }

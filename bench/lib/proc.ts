@@ -1,23 +1,35 @@
 // Child processes: the project's CLI, the service, the baseline server; memory of a process tree.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
 
-/** `node --import tsx <script> args`, without the npm/npx wrappers (so the pid is the program's own). */
-export function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.resolve(ROOT, script), ...args], {
+/** Runs a script with Node: TypeScript through tsx, compiled JavaScript (the service) as it is. */
+export function spawnTs(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeFlags: string[] = [],
+): ChildProcess {
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  return spawn(process.execPath, [...nodeFlags, ...loader, path.resolve(ROOT, script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
+/** Compiles the service as `npm start` does; its entry is then `dist/main.js`. */
+export function buildService(): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
+}
+
 /** Runs an operator command (`npm run cli -- …`) to completion; stdout is returned, stderr passed through. */
 export async function cli(args: string[], env: NodeJS.ProcessEnv, echo = true): Promise<string> {
-  const child = spawnTs('src/cli/index.ts', args, env);
+  // The heap cap of `npm run cli` (package.json), so that the loader's memory is what users see.
+  const child = spawnTs('src/cli/index.ts', args, env, ['--max-old-space-size=512']);
   let out = '';
   let err = '';
   child.stdout!.on('data', (b: Buffer) => {

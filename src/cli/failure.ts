@@ -1,6 +1,7 @@
 // Every way a command can fail, as one line naming the cause and what to do, with its exit code.
 import { ConfigError } from '../config.ts';
 import { EmbeddedError } from '../db/embedded.ts';
+import { isTimeoutOrConnectionError } from '../db/pool.ts';
 import { EXIT } from './spec.ts';
 
 /** A failure the command already put into words. */
@@ -13,14 +14,6 @@ export class CliError extends Error {
   }
 }
 
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ECONNRESET',
-]);
 const FILE_CODES = new Set(['ENOENT', 'EACCES', 'EPERM', 'EISDIR', 'ENOTDIR', 'ELOOP']);
 
 /** Where DATABASE_URL points, without its password. */
@@ -35,21 +28,13 @@ function databaseName(): string {
   }
 }
 
-function isDatabaseUnavailable(e: { code?: string; message?: string }): boolean {
-  const code = e.code ?? '';
-  return (
-    CONNECTION_CODES.has(code) ||
-    /^(08|28|3D|53|57P)/.test(code) ||
-    /timeout exceeded when trying to connect|Connection terminated/.test(e.message ?? '')
-  );
-}
-
 export function describeFailure(err: unknown): { line: string; code: number } {
   const e = (err ?? {}) as { code?: string; message?: string; path?: string; syscall?: string };
   if (err instanceof CliError) return { line: err.message, code: err.code };
   if (err instanceof ConfigError) return { line: `${err.message} (fix or unset it)`, code: EXIT.config };
   if (err instanceof EmbeddedError) return { line: err.message, code: EXIT.database };
-  if (isDatabaseUnavailable(e))
+  // The same classification the service answers 503 with.
+  if (isTimeoutOrConnectionError(err))
     return {
       line: `cannot use the database at ${databaseName()}: ${e.message || e.code}; check that it runs and that DATABASE_URL is right (unset it to use the embedded PostgreSQL under DATA_DIR)`,
       code: EXIT.database,

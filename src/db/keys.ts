@@ -1,6 +1,7 @@
 // Accounts and API keys. A key is shown once; only its SHA-256 is stored.
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { monthOf, type TakeOutcome, type TakeResult, WINDOW_MS } from './usage.ts';
 
 export const MAX_ACTIVE_KEYS = 10;
 
@@ -103,15 +104,49 @@ export interface KeyOwner {
   monthly_quota: number;
 }
 
-/** The active key with this hash, or undefined. Read on every request so revocation is immediate. */
-export async function findActiveKey(pool: pg.Pool, hash: Buffer): Promise<KeyOwner | undefined> {
-  const { rows } = await pool.query<KeyOwner>(
-    `SELECT k.id::int AS key_id, a.id::int AS account_id, a.rate_limit, a.monthly_quota
-       FROM api_keys k JOIN accounts a ON a.id = k.account_id
-      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-    [hash],
-  );
-  return rows[0];
+export interface Admitted {
+  owner: KeyOwner;
+  /** The data version when the key was read (the key of the cached totals). */
+  version: number;
+  /** The PostgreSQL limiter's step, when it was asked for (`take`). */
+  taken?: TakeResult;
+}
+
+/**
+ * The active key with this hash (read on every request, so revocation is immediate) and the data version,
+ * in one statement (api_admit, migration 10); with `take`, the PostgreSQL limiter's step too. Undefined
+ * when no active key has this hash.
+ */
+export async function admitKey(
+  pool: pg.Pool,
+  hash: Buffer,
+  take?: { nowMs: number },
+): Promise<Admitted | undefined> {
+  const { rows } = await pool.query<{
+    key_id: number | null;
+    account_id: number;
+    rate_limit: number;
+    monthly_quota: number;
+    version: number;
+    outcome: TakeOutcome | null;
+    in_window: number;
+    oldest_ms: number | null;
+  }>({
+    name: 'api_admit',
+    text: 'SELECT * FROM api_admit($1, $2, $3, $4)',
+    values: [hash, take?.nowMs ?? null, WINDOW_MS, take ? monthOf(take.nowMs) : null],
+  });
+  const r = rows[0];
+  if (r.key_id === null) return undefined;
+  const owner = {
+    key_id: r.key_id,
+    account_id: r.account_id,
+    rate_limit: r.rate_limit,
+    monthly_quota: r.monthly_quota,
+  };
+  const taken =
+    r.outcome === null ? undefined : { outcome: r.outcome, inWindow: r.in_window, oldestMs: r.oldest_ms };
+  return { owner, version: r.version, taken };
 }
 
 /** Writes the batched last-used times. */

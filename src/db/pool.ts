@@ -14,6 +14,8 @@ export interface Db {
   write: pg.Pool;
   /** Reads of the request path; statement_timeout applies. */
   read: pg.Pool;
+  /** Whether `read` reads the primary (no replica): what is read on the primary is then what it reads. */
+  readIsPrimary: boolean;
   url: string;
   embedded: boolean;
   close(): Promise<void>;
@@ -55,6 +57,7 @@ export async function openDb(config: Config, opts: DbOptions = {}): Promise<Db> 
   return {
     write,
     read,
+    readIsPrimary: !config.DATABASE_READ_URL,
     url,
     embedded: server !== undefined,
     async close() {

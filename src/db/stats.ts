@@ -13,7 +13,10 @@ export interface LiveStats {
 let cache: { version: number; stats: LiveStats } | undefined;
 
 export async function dataVersion(pool: pg.Pool | pg.PoolClient): Promise<number> {
-  const { rows } = await pool.query<{ version: number }>('SELECT version FROM data_version WHERE id = 1');
+  const { rows } = await pool.query<{ version: number }>({
+    name: 'data_version',
+    text: 'SELECT version FROM data_version WHERE id = 1',
+  });
   return Number(rows[0].version);
 }
 

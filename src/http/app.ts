@@ -60,7 +60,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     new TotalsCache(new PgTotalsStore(opts.ctx.db.write, opts.ctx.config.STATEMENT_TIMEOUT_MS));
   const ctx = { ...opts.ctx, limiter, totals };
   const app = Fastify(serverOptions(ctx.config, opts.logger));
-  const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX);
+  const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX, limiter);
 
   const gate = new ExpensiveGate({
     perProcess: ctx.config.EXPENSIVE_PER_PROCESS,
@@ -106,7 +106,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   };
 
   for (const route of routes) {
-    register(route.path, routeHandler(route, ctx, { authenticator, limiter, gate }));
+    register(route.path, routeHandler(route, ctx, { authenticator, gate }));
   }
 
   // Generated from the routes and the registry of this very process, once.
@@ -191,25 +191,27 @@ function preflight(reply: FastifyReply) {
 function routeHandler(
   route: Route,
   ctx: AppContext,
-  deps: { authenticator: Authenticator; limiter?: Limiter; gate: ExpensiveGate },
+  deps: { authenticator: Authenticator; gate: ExpensiveGate },
 ) {
-  const { authenticator, limiter, gate } = deps;
+  const { authenticator, gate } = deps;
   return async (req: FastifyRequest) => {
     const qs = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
     const query = parseQueryString(qs);
     const headers: Record<string, string> = {};
     let accountId = 0;
+    let routeCtx = ctx;
     if (route.auth) {
-      const owner = await authenticator.authenticate(extractKey(req.headers.authorization, query));
-      accountId = owner.account_id;
-      if (limiter) Object.assign(headers, rateLimitHeaders(await limiter.take(owner)));
+      const admission = await authenticator.admit(extractKey(req.headers.authorization, query));
+      accountId = admission.owner.account_id;
+      if (admission.decision) Object.assign(headers, rateLimitHeaders(admission.decision));
+      routeCtx = { ...ctx, dataVersion: admission.version };
     }
     let release: (() => void) | undefined;
     try {
       // PostgreSQL text cannot hold U+0000: no id or slug contains one, so such a path names nothing.
       for (const v of Object.values((req.params ?? {}) as Record<string, string>))
         if (v.includes('\0')) throw errors.notFound();
-      const out = await route.run(ctx, query, req, (params) => {
+      const out = await route.run(routeCtx, query, req, (params) => {
         if (isExpensive(route.path, params)) release = gate.enter(accountId);
       });
       return { ...out, headers };

@@ -77,26 +77,41 @@ const decisions = new client.Counter({
 });
 for (const decision of ['allowed', 'rate_limited', 'quota_exhausted']) decisions.inc({ decision }, 0);
 
-/** The limiter, counting its decisions. */
+/** The limiter, counting its decisions (those of `take`, and those settled after an admission). */
 export function countDecisions(limiter: Limiter): Limiter {
+  const counted = <T>(decide: () => T): T => {
+    try {
+      const d = decide();
+      if (d instanceof Promise) return d.then(allowed, refused) as T;
+      return allowed(d);
+    } catch (err) {
+      return refused(err);
+    }
+  };
+  const inline = limiter.inline;
   return {
     get store() {
       return limiter.store;
     },
-    async take(owner) {
-      try {
-        const d = await limiter.take(owner);
-        decisions.inc({ decision: 'allowed' });
-        return d;
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 429)
-          decisions.inc({ decision: err.headers['retry-after'] ? 'rate_limited' : 'quota_exhausted' });
-        throw err;
-      }
+    take: (owner) => counted(() => limiter.take(owner)),
+    inline: inline && {
+      now: () => inline.now(),
+      settle: (owner, r, t) => counted(() => inline.settle(owner, r, t)),
     },
     healthy: () => limiter.healthy(),
     close: () => limiter.close(),
   };
+}
+
+function allowed<T>(d: T): T {
+  decisions.inc({ decision: 'allowed' });
+  return d;
+}
+
+function refused(err: unknown): never {
+  if (err instanceof ApiError && err.status === 429)
+    decisions.inc({ decision: err.headers['retry-after'] ? 'rate_limited' : 'quota_exhausted' });
+  throw err;
 }
 
 /** Counts every response of the app and watches its pools and totals cache while it is open. */

@@ -9,14 +9,19 @@ export interface ThreadEnricher {
 }
 
 export function startEnrichThread(): ThreadEnricher {
-  // The worker loads its TypeScript entry through tsx's API, with no inherited loader flags: on Node 20
-  // `--import tsx` does not apply to a worker's entry module. This also works under a test runner.
-  const api = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const entry = JSON.stringify(new URL('./enrich-worker.ts', import.meta.url).href);
-  const worker = new Worker(`import(${api}).then(({ tsImport }) => tsImport(${entry}, ${entry}))`, {
-    eval: true,
-    execArgv: [],
-  });
+  // Compiled (dist/), the entry is plain JavaScript. From the sources it is loaded through tsx's API, with
+  // no inherited loader flags: on Node 20 `--import tsx` does not apply to a worker's entry module. This
+  // also works under a test runner.
+  const compiled = import.meta.url.endsWith('.js');
+  const entryUrl = new URL(compiled ? './enrich-worker.js' : './enrich-worker.ts', import.meta.url);
+  const api = compiled ? '' : JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const entry = JSON.stringify(entryUrl.href);
+  const worker = compiled
+    ? new Worker(entryUrl, { execArgv: [] })
+    : new Worker(`import(${api}).then(({ tsImport }) => tsImport(${entry}, ${entry}))`, {
+        eval: true,
+        execArgv: [],
+      });
   const pending = new Map<number, { resolve: (b: EnrichedBatch) => void; reject: (e: Error) => void }>();
   let seq = 0;
   let failure: Error | undefined;

@@ -14,7 +14,7 @@ import type pg from 'pg';
 import type { Config } from '../config.ts';
 import type { KeyOwner } from '../db/keys.ts';
 import type { Db } from '../db/pool.ts';
-import { monthEnd, monthOf, takeRequest, WINDOW_MS } from '../db/usage.ts';
+import { monthEnd, monthOf, type TakeResult, takeRequest, WINDOW_MS } from '../db/usage.ts';
 import { ApiError, errors } from '../errors.ts';
 import { type LimitDecision, type Limiter, rateLimitHeaders } from './limits.ts';
 
@@ -84,6 +84,14 @@ export class MemoryLimiter implements Limiter {
   async close(): Promise<void> {}
 }
 
+/** The decision of one limiter_take step, or its 429. */
+function settle(owner: KeyOwner, r: TakeResult, t: number): LimitDecision {
+  const d = decision(owner.rate_limit, r.inWindow, r.oldestMs, t);
+  if (r.outcome === 2) throw quotaError(owner.monthly_quota, d, t);
+  if (r.outcome === 1) throw rateLimitedError(d);
+  return d;
+}
+
 export class PgLimiter implements Limiter {
   readonly store: string = 'postgres';
   constructor(
@@ -100,11 +108,10 @@ export class PgLimiter implements Limiter {
       limit: owner.rate_limit,
       quota: owner.monthly_quota,
     });
-    const d = decision(owner.rate_limit, r.inWindow, r.oldestMs, t);
-    if (r.outcome === 2) throw quotaError(owner.monthly_quota, d, t);
-    if (r.outcome === 1) throw rateLimitedError(d);
-    return d;
+    return settle(owner, r, t);
   }
+
+  readonly inline = { now: () => this.now(), settle };
 
   async healthy(): Promise<boolean> {
     try {

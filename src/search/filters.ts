@@ -52,6 +52,12 @@ const TS = raw(`'${TS_CONFIG}'`);
 /** Where a condition needs the state of the row: live rows, or any state (replaying totals). */
 export interface CompileOptions {
   anyState?: boolean;
+  /**
+   * For a page found by walking the newest rows: company filters as a look-up per row (OFFSET 0 keeps
+   * PostgreSQL from turning it into a join), which keeps the walk's order, so the walk stops as soon as
+   * the page is full. A join (the default, best for counting) reads and sorts the whole walk.
+   */
+  perRow?: boolean;
 }
 
 /**
@@ -60,7 +66,17 @@ export interface CompileOptions {
  */
 export function compileFilters(f: JobFilters, opts: CompileOptions = {}): Sql {
   const w: Sql[] = [];
-  if (!opts.anyState) w.push(sql`j.state = ${stateIs(JobState.Live)}`);
+  // With a description search, live rows are written `state < 1` (the same rows: state is 0, 1 or 2),
+  // the predicate of the description's index alone (migration 11): PostgreSQL then finds the matches in
+  // that index and checks the other filters on the heap. With `state = 0`, which every other search
+  // index shares, it would often test the description row by row, detoasting each vector: at a million
+  // live jobs 3 s instead of 0.5 s for description=excel&country=GB, 20 s instead of 0.4 s alone.
+  if (!opts.anyState)
+    w.push(
+      f.description || f.description_advanced
+        ? sql`j.state < ${stateIs(JobState.Expired)}`
+        : sql`j.state = ${stateIs(JobState.Live)}`,
+    );
   if (f.title) w.push(sql`j.title_tsv @@ to_tsquery(${TS}, ${f.title})`);
   if (f.title_advanced) w.push(sql`j.title_tsv @@ to_tsquery(${TS}, ${f.title_advanced})`);
   if (f.description) w.push(sql`j.text_tsv @@ to_tsquery(${TS}, ${f.description})`);
@@ -78,7 +94,12 @@ export function compileFilters(f: JobFilters, opts: CompileOptions = {}): Sql {
   if (f.funding_lt !== undefined) company.push(sql`c.total_funding < ${f.funding_lt}`);
   if (f.company_country) company.push(sql`c.hq_country = ANY(${f.company_country}::text[])`);
   if (f.domain) company.push(sql`c.domain = ANY(${f.domain}::text[])`);
-  if (company.length) w.push(sql`j.company_slug IN (SELECT c.slug FROM companies c WHERE ${and(company)})`);
+  if (company.length)
+    w.push(
+      opts.perRow
+        ? sql`EXISTS (SELECT 1 FROM companies c WHERE c.slug = j.company_slug AND ${and(company)} OFFSET 0)`
+        : sql`j.company_slug IN (SELECT c.slug FROM companies c WHERE ${and(company)})`,
+    );
 
   if (f.country) w.push(sql`j.country_codes && ${f.country}::text[]`);
   if (f.city) w.push(sql`j.cities && ${f.city}::text[]`);

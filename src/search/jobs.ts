@@ -27,6 +27,14 @@ export interface SearchContext {
   cursorSecret: string;
   /** Exact totals per data version; without it every request counts. */
   totals?: TotalsCache;
+  /** The data version of `pool` read earlier in this request (with its key), if it was. */
+  version?: number;
+}
+
+/** The data version that cached totals are looked up under (none without a cache). */
+async function currentVersion(ctx: SearchContext, db: pg.Pool | pg.PoolClient): Promise<number | undefined> {
+  if (!ctx.totals) return undefined;
+  return ctx.version ?? dataVersion(db);
 }
 
 export interface JobPage {
@@ -43,6 +51,8 @@ export interface JobPage {
 /** A compiled request: the filters' condition and the keys its totals are cached under. */
 interface Compiled {
   where: Sql;
+  /** The same condition for walks in posted order (see CompileOptions.perRow). */
+  rowWhere: Sql;
   fp: string;
 }
 
@@ -53,6 +63,7 @@ const fields = (fmt: DescriptionFormat) =>
 export function searchJobs(ctx: SearchContext, req: SearchRequest): Promise<JobPage> {
   const compiled = {
     where: compileFilters(req.filters),
+    rowWhere: compileFilters(req.filters, { perRow: true }),
     fp: fingerprint('jobs', canonicalFilters(req.filters)),
   };
   return req.collapse ? searchCollapsed(ctx, req, compiled) : searchFlat(ctx, req, compiled);
@@ -103,7 +114,7 @@ async function searchFlat(ctx: SearchContext, req: SearchRequest, c: Compiled): 
     ? decodeCursor(ctx.cursorSecret, c.fp, req.cursor)
     : undefined;
   const offset = after ? 0 : req.offset;
-  const version = ctx.totals ? await dataVersion(ctx.pool) : undefined;
+  const version = await currentVersion(ctx, ctx.pool);
   const total = await exactCount(ctx.pool, ctx.totals, version, req.filters, c.where, `jobs|${c.fp}`, false);
   let rows: PageRow[] = [];
   if (total > 0 && offset < total) {
@@ -112,7 +123,7 @@ async function searchFlat(ctx: SearchContext, req: SearchRequest, c: Compiled): 
         ? 0
         : await exactCount(ctx.pool, ctx.totals, version, {}, LIVE_WHERE, LIVE_KEY, false);
     const plan = pageStrategy(offset + req.limit + 1, total, live);
-    if (plan.kind === 'walk') rows = await pageRows(ctx, req, c.where, after, offset, plan.budget);
+    if (plan.kind === 'walk') rows = await pageRows(ctx, req, c.rowWhere, after, offset, plan.budget);
     if (rows.length <= req.limit) rows = await pageRows(ctx, req, c.where, after, offset, undefined);
   }
   const more = rows.length > req.limit;
@@ -138,14 +149,14 @@ const LIVE_WHERE = compileFilters({});
 async function searchCollapsed(ctx: SearchContext, req: SearchRequest, c: Compiled): Promise<JobPage> {
   const want = req.offset + req.limit;
   return withSnapshot(ctx.pool, async (client) => {
-    const version = ctx.totals ? await dataVersion(client) : undefined;
+    const version = await currentVersion(ctx, client);
     const total = await exactCount(client, ctx.totals, version, req.filters, c.where, `groups|${c.fp}`, true);
     const newest = new Map<string, { id: string; pos: string }>();
     let after: CursorPosition | undefined;
     for (let chunk = Math.max(2 * want, 16); newest.size < want; chunk *= 4) {
       const keyset = after ? sql`AND (j.posted_at, j.id) < (${after.at}::timestamptz, ${after.id})` : sql``;
       const { rows } = await client.query<{ id: string; collapse_key: string; pos: string }>(
-        sql`SELECT j.id, j.collapse_key, j.posted_at::text AS pos FROM jobs j WHERE ${c.where} ${keyset}
+        sql`SELECT j.id, j.collapse_key, j.posted_at::text AS pos FROM jobs j WHERE ${c.rowWhere} ${keyset}
             ORDER BY j.posted_at DESC, j.id DESC LIMIT ${chunk}`,
       );
       for (const r of rows) if (!newest.has(r.collapse_key)) newest.set(r.collapse_key, r);
@@ -176,7 +187,7 @@ async function searchCollapsed(ctx: SearchContext, req: SearchRequest, c: Compil
 
 export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
   const key = `${collapse ? 'groups' : 'jobs'}|${fingerprint('jobs', canonicalFilters(filters))}`;
-  const version = ctx.totals ? await dataVersion(ctx.pool) : undefined;
+  const version = await currentVersion(ctx, ctx.pool);
   return exactCount(ctx.pool, ctx.totals, version, filters, compileFilters(filters), key, collapse);
 }
 
@@ -247,10 +258,12 @@ export async function getJob(
   id: string,
   fmt: DescriptionFormat,
 ): Promise<string | undefined> {
-  const { rows } = await ctx.pool.query<JobRow>(
-    sql`SELECT j.doc, coalesce(c.profile_json, j.company_fallback) AS company, ${raw(descriptionColumn(fmt))} AS description
+  // A named (prepared) statement: the look-up by key is the most frequent request, and its plan never
+  // changes, so PostgreSQL parses and plans it once per connection.
+  const { text, values } = sql`SELECT j.doc, coalesce(c.profile_json, j.company_fallback) AS company,
+       ${raw(descriptionColumn(fmt))} AS description
      FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug
-     WHERE j.id = ${id} AND j.state <> ${stateIs(JobState.Folded)}`,
-  );
+     WHERE j.id = ${id} AND j.state <> ${stateIs(JobState.Folded)}`;
+  const { rows } = await ctx.pool.query<JobRow>({ name: `job_by_id_${fmt ?? 'none'}`, text, values });
   return rows[0] ? renderJob(rows[0]) : undefined;
 }

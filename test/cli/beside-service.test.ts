@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE } from '../helpers/app.ts';
+import { SERVICE_ENTRY } from '../helpers/service-entry.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -39,7 +40,7 @@ function cli(
 }
 
 function startService(): Promise<NonNullable<typeof service>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [SERVICE_ENTRY], {
     cwd: ROOT,
     env: baseEnv({ PORT: '0', WORKERS: '1', DEMO_JOBS: '200' }),
   });

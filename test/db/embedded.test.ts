@@ -5,7 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsPath, LEGACY_PASSWORD, startEmbedded, urlOf } from '../../src/db/embedded.ts';
+import {
+  credentialsPath,
+  EmbeddedError,
+  LEGACY_PASSWORD,
+  startEmbedded,
+  urlOf,
+} from '../../src/db/embedded.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -86,6 +92,25 @@ describe('embedded PostgreSQL', () => {
       expect(await login(b.url)).toBe('ok');
     } finally {
       await b.stop();
+    }
+  });
+
+  it('names a credentials file that is not JSON, and how to recover', async () => {
+    const a = await startEmbedded(dir, 56510);
+    await a.stop();
+    const saved = await fs.readFile(credentialsPath(dir), 'utf8');
+    await fs.writeFile(credentialsPath(dir), '{"user": "postgres", "pass');
+    try {
+      const err = await startEmbedded(dir, 56510).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(EmbeddedError);
+      expect((err as Error).message).toMatch(
+        /credentials\.json is not \{"user": …, "password": …\}: restore it/,
+      );
+    } finally {
+      await fs.writeFile(credentialsPath(dir), saved, { mode: 0o600 });
     }
   });
 });

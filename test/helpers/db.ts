@@ -124,6 +124,7 @@ export async function createTestDb(env: Record<string, string> = {}): Promise<Te
   return Object.assign(db, {
     write,
     read,
+    readIsPrimary: !replica,
     url,
     replicaUrl,
     lagging: false,

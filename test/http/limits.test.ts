@@ -98,6 +98,40 @@ describe('rate-limit headers', () => {
   });
 });
 
+describe('admission', () => {
+  it('takes one statement on the primary: the key, the limiter step and the data version', async () => {
+    const { keys } = await account(100, 1000);
+    const { rows } = await db.read.query<{ id: string }>('SELECT id FROM jobs LIMIT 1');
+    const url = rows.length ? `/v1/jobs/${rows[0].id}` : '/v1/jobs/no-such-job';
+    const statements: string[] = [];
+    const query = db.write.query.bind(db.write);
+    db.write.query = ((...args: Parameters<typeof query>) => {
+      const q = args[0] as string | { text: string };
+      statements.push(typeof q === 'string' ? q : q.text);
+      return query(...args);
+    }) as typeof db.write.query;
+    try {
+      clock += 1000;
+      const res = await get(url, keys[0]);
+      expect([200, 404]).toContain(res.statusCode);
+      expect(limits(res)).toMatchObject({ limit: 100, remaining: 99 });
+    } finally {
+      db.write.query = query;
+    }
+    // The batched last_used_at write runs on its own timer, not per request.
+    const perRequest = statements.filter((q) => !q.includes('SET last_used_at'));
+    expect(perRequest).toEqual(['SELECT * FROM api_admit($1, $2, $3, $4)']);
+  });
+
+  it('sees a revocation on the very next request', async () => {
+    const { id, keys } = await account(100, 1000);
+    clock += 1000;
+    expect((await get('/v1/meta', keys[0])).statusCode).toBe(200);
+    await db.write.query('UPDATE api_keys SET revoked_at = now() WHERE account_id = $1', [id]);
+    expect((await get('/v1/meta', keys[0])).statusCode).toBe(401);
+  });
+});
+
 describe('sliding window', () => {
   it('slides with the clock: Retry-After and Reset say when the oldest request leaves the window', async () => {
     const { keys } = await account(3, 1000);

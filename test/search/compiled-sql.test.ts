@@ -14,8 +14,8 @@ const CASES: [JobFilters, string, unknown[]][] = [
   [{}, 'j.state = 0', []],
   [{ title: "'engineer'" }, "j.state = 0 AND j.title_tsv @@ to_tsquery('english', $1)", ["'engineer'"]],
   [{ title_advanced: 'a & b' }, "j.state = 0 AND j.title_tsv @@ to_tsquery('english', $1)", ['a & b']],
-  [{ description: "'sql'" }, "j.state = 0 AND j.text_tsv @@ to_tsquery('english', $1)", ["'sql'"]],
-  [{ description_advanced: 'a' }, "j.state = 0 AND j.text_tsv @@ to_tsquery('english', $1)", ['a']],
+  [{ description: "'sql'" }, "j.state < 1 AND j.text_tsv @@ to_tsquery('english', $1)", ["'sql'"]],
+  [{ description_advanced: 'a' }, "j.state < 1 AND j.text_tsv @@ to_tsquery('english', $1)", ['a']],
   [{ organization: 'Ac%me' }, 'j.state = 0 AND j.org_key LIKE $1', ['%ac\\%me%']],
   [{ exclude_organization: ['acme'] }, 'j.state = 0 AND NOT (j.org_key = ANY($1::text[]))', [['acme']]],
   [
@@ -93,6 +93,16 @@ describe('compiled filters', () => {
       'j.country_codes && $1::text[]',
     );
     expect(compileFilters({}, { anyState: true }).text).toBe('true');
+  });
+
+  it('with company filters as a look-up per row for walks in posted order', () => {
+    const c = compileFilters({ country: ['US'], company_size: ['11-50 employees'] }, { perRow: true });
+    expect(c.text).toBe(
+      'j.state = 0 AND EXISTS (SELECT 1 FROM companies c WHERE c.slug = j.company_slug AND c.size_range = ANY($1::text[]) OFFSET 0) AND j.country_codes && $2::text[]',
+    );
+    expect(compileFilters({ country: ['US'] }, { perRow: true }).text).toBe(
+      compileFilters({ country: ['US'] }).text,
+    );
   });
 
   it('is one fragment reused by every statement, its parameters numbered where it lands', () => {

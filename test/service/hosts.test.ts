@@ -17,6 +17,7 @@ import { prepareDatabase } from '../../src/service/setup.ts';
 import { SAMPLE } from '../helpers/app.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 import { posting } from '../lifecycle/helpers.ts';
+import { SERVICE_ENTRY } from '../helpers/service-entry.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const REDIS_URL = process.env.REDIS_URL || undefined;
@@ -61,7 +62,7 @@ async function startHost(db: TestDb): Promise<Host> {
     // Trace: the request log tells which requests a host read and what it answered.
     LOG_LEVEL: 'trace',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env });
+  const child = spawn(process.execPath, [SERVICE_ENTRY], { cwd: ROOT, env });
   let err = '';
   child.stderr.on('data', (c) => {
     err += String(c);

@@ -10,6 +10,7 @@ import { runRefresh } from '../../src/service/schedules.ts';
 import { ensureDemoKey, prepareDatabase } from '../../src/service/setup.ts';
 import { SAMPLE } from '../helpers/app.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
+import { SERVICE_ENTRY } from '../helpers/service-entry.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -87,7 +88,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_READ_URL;
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env });
+  child = spawn(process.execPath, [SERVICE_ENTRY], { cwd: ROOT, env });
   let err = '';
   exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {

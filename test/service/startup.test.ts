@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_ENTRY } from '../helpers/service-entry.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -21,7 +22,7 @@ function start(env: Record<string, string>): Promise<Started> {
   const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
   delete childEnv.DATABASE_URL;
   delete childEnv.REDIS_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [SERVICE_ENTRY], {
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -101,7 +102,7 @@ describe('npm start', () => {
 
   it('stops with a message naming a bad setting', async () => {
     const childEnv: Record<string, string | undefined> = { ...process.env, PORT: 'eighty' };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv });
+    const child = spawn(process.execPath, [SERVICE_ENTRY], { cwd: ROOT, env: childEnv });
     let err = '';
     child.stderr.on('data', (c) => {
       err += String(c);

@@ -27,6 +27,8 @@ const searchContext = (ctx: AppContext): SearchContext => ({
   pool: ctx.db.read,
   cursorSecret: ctx.cursorSecret,
   totals: ctx.totals,
+  // Read with the key on the primary; a replica's own version is read where it is searched.
+  version: ctx.db.readIsPrimary ? ctx.dataVersion : undefined,
 });
 
 export const jobRoutes: Route[] = [

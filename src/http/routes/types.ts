@@ -16,6 +16,8 @@ export interface AppContext {
   limiter?: Limiter;
   /** Set by buildApp: exact totals cached per data version. */
   totals?: TotalsCache;
+  /** Set per authenticated request: the data version read with the key, on the primary. */
+  dataVersion?: number;
 }
 
 export interface Reply {
