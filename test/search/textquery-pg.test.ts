@@ -78,6 +78,11 @@ describe('compiled queries in PostgreSQL', () => {
     ['head <-> of <-> sales', "'head' <2> 'sale'"],
     ['x <-> ((a <-> the) | the) <-> y', "'x' <3> 'y'"],
     ['!the & java', "'java'"],
+    // punctuation stays as typed, so paths and blanks split where PostgreSQL splits them
+    ['..*java', "'java'"],
+    ['java..&go', "'java' <-> '..' & 'go'"],
+    ['.. & java', "'..' & 'java'"],
+    ['~java & x.com/a*b', "'~java' & 'x.com/a*b' <-> 'x.com' <-> '/a*b'"],
   ];
   it.each(advanced)('advanced %j → %s', async (input, pgText) => {
     const res = await expectUsable(parseAdvancedQuery(input));

@@ -14,7 +14,7 @@ import {
   removeEmptyTerms,
 } from './ast.ts';
 import { NO_SEARCHABLE_TERM, TextQueryError, checkTermCount, codePoints, isSpace } from './errors.ts';
-import { hasLexeme, sanitizeTerm, termWords } from './lexeme.ts';
+import { forecastLexeme, sanitizeTerm, termWords } from './lexeme.ts';
 
 type Token =
   | { kind: '&' | '|' | '!' | '(' | ')'; pos: number }
@@ -148,7 +148,7 @@ function tokenize(chars: string[]): Token[] {
         text,
         prefix,
         weights: [...weights].sort().join(''),
-        empty: !hasLexeme(text),
+        lexeme: forecastLexeme(text),
       };
       tokens.push({
         kind: 'operand',
@@ -256,13 +256,18 @@ class Parser {
 export function compileAdvancedQuery(input: string): string {
   const tokens = tokenize(codePoints(input));
   checkTermCount(tokens.reduce((n, t) => n + (t.kind === 'operand' ? t.words : 0), 0));
-  const cleaned = removeEmptyTerms(new Parser(tokens, input.includes('"')).parse());
-  if (!cleaned) throw new TextQueryError(NO_SEARCHABLE_TERM);
-  if (stackedNots(cleaned) > MAX_STACKED_NOT) {
+  const tree = new Parser(tokens, input.includes('"')).parse();
+  // What we send keeps the terms of unknown lexeme; PostgreSQL may still drop them, so the caps hold for
+  // both trees.
+  const sent = removeEmptyTerms(tree, false);
+  const worst = removeEmptyTerms(tree, true);
+  if (!sent || !worst) throw new TextQueryError(NO_SEARCHABLE_TERM);
+  if (Math.max(stackedNots(sent), stackedNots(worst)) > MAX_STACKED_NOT) {
     throw new TextQueryError(`Too many stacked "!": at most ${MAX_STACKED_NOT} negations in a row.`);
   }
   try {
-    return printQuery(cleaned);
+    printQuery(worst);
+    return printQuery(sent);
   } catch (err) {
     if (err instanceof DistanceTooLargeError) {
       throw new TextQueryError(

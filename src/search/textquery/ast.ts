@@ -1,10 +1,10 @@
 // The query tree both parsers build, PostgreSQL's stop-word cleanup, and printing as to_tsquery input.
-import { tsLiteral } from './lexeme.ts';
+import { type LexemeForecast, tsLiteral } from './lexeme.ts';
 
 export const MAX_PHRASE_DISTANCE = 16384; // PostgreSQL's MAXENTRYPOS
 
 export type QueryNode =
-  | { kind: 'term'; text: string; prefix: boolean; weights: string; empty: boolean }
+  | { kind: 'term'; text: string; prefix: boolean; weights: string; lexeme: LexemeForecast }
   | { kind: 'not'; child: QueryNode }
   | { kind: 'and' | 'or'; left: QueryNode; right: QueryNode }
   | { kind: 'phrase'; distance: number; left: QueryNode; right: QueryNode };
@@ -18,26 +18,29 @@ interface Cleaned {
 }
 
 /**
- * Removes terms without a lexeme exactly as PostgreSQL's clean_stopwords_intree does for to_tsquery, so
- * the printed query never relies on the database dropping them: binary operators with one side gone
- * collapse to the other, NOT of nothing is nothing, and a phrase operator that loses an operand passes its
- * distance on to the nearest surviving phrase operator ('x <-> the <-> y' is 'x <2> y').
+ * Removes terms without a lexeme exactly as PostgreSQL's clean_stopwords_intree does for to_tsquery:
+ * binary operators with one side gone collapse to the other, NOT of nothing is nothing, and a phrase
+ * operator that loses an operand passes its distance on to the nearest surviving phrase operator
+ * ('x <-> the <-> y' is 'x <2> y'). Terms whose lexeme is unknown go too when `unknownAsEmpty`: that tree
+ * is the worst case PostgreSQL may arrive at, the one the caps and the "no searchable term" check judge.
  */
-export function removeEmptyTerms(root: QueryNode): QueryNode | null {
-  return clean(root).node;
+export function removeEmptyTerms(root: QueryNode, unknownAsEmpty: boolean): QueryNode | null {
+  return clean(root, unknownAsEmpty).node;
 }
 
-function clean(node: QueryNode): Cleaned {
+function clean(node: QueryNode, unknownAsEmpty: boolean): Cleaned {
   switch (node.kind) {
-    case 'term':
-      return { node: node.empty ? null : node, ladd: 0, radd: 0 };
+    case 'term': {
+      const empty = node.lexeme === 'none' || (unknownAsEmpty && node.lexeme === 'unknown');
+      return { node: empty ? null : node, ladd: 0, radd: 0 };
+    }
     case 'not': {
-      const c = clean(node.child);
+      const c = clean(node.child, unknownAsEmpty);
       return { node: c.node ? { kind: 'not', child: c.node } : null, ladd: c.ladd, radd: c.radd };
     }
     default: {
-      const l = clean(node.left);
-      const r = clean(node.right);
+      const l = clean(node.left, unknownAsEmpty);
+      const r = clean(node.right, unknownAsEmpty);
       const isPhrase = node.kind === 'phrase';
       const dist = node.kind === 'phrase' ? node.distance : 0;
       if (!l.node && !r.node) {

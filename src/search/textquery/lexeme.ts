@@ -4,13 +4,18 @@
 // Every term is sent as a quoted literal, so to_tsquery runs it through the same parser and dictionaries
 // as to_tsvector ('node.js' stays a host token, 'full-stack' becomes a phrase of its parts). Before that,
 // every character that could start a token type the english configuration discards (tags `<b>`, entities
-// `&amp;`, protocols `http://`) or whose class depends on the database locale is replaced by a space, which
-// the parser treats as a separator anyway. What is left is predictable enough to decide "has a lexeme".
+// `&amp;`, protocols `http://`), a backslash (an escape in to_tsquery's own words) and every character
+// whose class depends on the database locale is replaced by a space. Other ASCII punctuation stays: the
+// parser builds paths and URLs from it ('~java', 'x.com/a?b') and a space in its place would end such a
+// token where PostgreSQL does not ('..*java' is a blank and a word; '.. java' would be the path '..').
+// What is left is predictable enough to decide "has a lexeme".
 import { ENGLISH_STOP_WORDS } from '../stopwords.ts';
 
-// Punctuation kept inside terms because the parser builds useful tokens from it: hosts and versions (.),
-// hyphenated words and signed numbers (-), emails (@), paths (/ _), c++ / c# (harmless: parsed as blanks).
-const KEPT_PUNCTUATION = new Set(['.', '-', '_', '@', '/', '+', '#']);
+// Punctuation that joins the parts of one term (hosts and versions, hyphenated words and signed numbers,
+// emails, paths, c++ / c#): a term counts as one word however many of these it holds.
+const JOINING_PUNCTUATION = new Set(['.', '-', '_', '@', '/', '+', '#']);
+// ASCII characters replaced by a space: tags, entities, protocols and to_tsquery's escape.
+const DISCARDED_ASCII = new Set(['<', '&', ':', '\\']);
 const WORDLIKE = /^[\p{L}\p{M}\p{N}]$/u;
 const LETTER = /^\p{L}$/u;
 // Letters newer than the glibc 2.36 Unicode tables: a C.UTF-8 database does not treat them as letters.
@@ -30,15 +35,28 @@ export function sanitizeTerm(text: string): string {
   let out = '';
   for (const ch of text.normalize('NFC')) {
     const cp = ch.codePointAt(0)!;
-    if (isAsciiAlnum(cp) || KEPT_PUNCTUATION.has(ch) || (cp > 0x7f && WORDLIKE.test(ch))) out += ch;
+    const printableAscii = cp > 0x20 && cp < 0x7f;
+    if ((printableAscii && !DISCARDED_ASCII.has(ch)) || (cp > 0x7f && WORDLIKE.test(ch))) out += ch;
     else out += ' ';
   }
   return out.replace(/ +/g, ' ').trim();
 }
 
-/** Words of a sanitised term, as counted against the term cap. */
+function joinsWords(ch: string): boolean {
+  const cp = ch.codePointAt(0)!;
+  return isAsciiAlnum(cp) || JOINING_PUNCTUATION.has(ch) || (cp > 0x7f && WORDLIKE.test(ch));
+}
+
+/** Words of a sanitised term, as counted against the term cap: other punctuation separates words too. */
 export function termWords(sanitized: string): number {
-  return sanitized === '' ? 0 : sanitized.split(' ').length;
+  let words = 0;
+  let inWord = false;
+  for (const ch of sanitized) {
+    const joins = joinsWords(ch);
+    if (joins && !inWord) words++;
+    inWord = joins;
+  }
+  return words;
 }
 
 // Characters PostgreSQL treats as word characters whatever the database locale (C or a UTF-8 one).
@@ -63,7 +81,7 @@ function isStopWord(run: string): boolean {
  * a run of sure letters/digits that is not a stop word always ends up in some kept token; when in doubt
  * (only stop words, marks, exotic digits) the term counts as having no lexeme.
  */
-export function hasLexeme(sanitized: string): boolean {
+function hasLexeme(sanitized: string): boolean {
   // Letters joined by one hyphen form a hyphenated word ('t-shirt', 'of-the'), indexed whole and never a
   // stop word.
   const chars = Array.from(sanitized);
@@ -80,6 +98,19 @@ export function hasLexeme(sanitized: string): boolean {
     run = '';
   }
   return false;
+}
+
+/**
+ * What to_tsquery('english', literal) will make of a sanitised term: 'sure' it yields a lexeme, 'none'
+ * (nothing but stop words), or 'unknown' (punctuation the parser may keep as a path or a number: '..' and
+ * '~_' are file names, '*' is a blank). Unknown terms are sent as they are and PostgreSQL decides.
+ */
+export type LexemeForecast = 'sure' | 'none' | 'unknown';
+
+export function forecastLexeme(sanitized: string): LexemeForecast {
+  if (hasLexeme(sanitized)) return 'sure';
+  for (const ch of sanitized) if (ch !== ' ' && !isSureAlnum(ch)) return 'unknown';
+  return 'none';
 }
 
 /** A tsquery quoted literal: backslashes and quotes escaped so nothing inside acts as an operator. */

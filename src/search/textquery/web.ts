@@ -3,14 +3,14 @@
 // and a leading - excludes a word or a phrase.
 import { type QueryNode, printQuery, removeEmptyTerms } from './ast.ts';
 import { NO_SEARCHABLE_TERM, TextQueryError, checkTermCount, codePoints, isSpace } from './errors.ts';
-import { hasLexeme, sanitizeTerm, termWords } from './lexeme.ts';
+import { forecastLexeme, sanitizeTerm, termWords } from './lexeme.ts';
 
 type Token = { kind: 'or'; pos: number } | { kind: 'unit'; pos: number; node: QueryNode; words: number };
 
 function termNode(raw: string): { node: QueryNode; words: number } {
   const text = sanitizeTerm(raw);
   return {
-    node: { kind: 'term', text, prefix: false, weights: '', empty: !hasLexeme(text) },
+    node: { kind: 'term', text, prefix: false, weights: '', lexeme: forecastLexeme(text) },
     words: termWords(text),
   };
 }
@@ -83,7 +83,6 @@ export function compileWebQuery(input: string): string {
     }
     query = query ? { kind: 'and', left: query, right: group } : group;
   }
-  const cleaned = query && removeEmptyTerms(query);
-  if (!cleaned) throw new TextQueryError(NO_SEARCHABLE_TERM);
-  return printQuery(cleaned);
+  if (!query || !removeEmptyTerms(query, true)) throw new TextQueryError(NO_SEARCHABLE_TERM);
+  return printQuery(removeEmptyTerms(query, false)!);
 }
