@@ -162,7 +162,7 @@ describe('parseAdvancedQuery', () => {
     ["java'x'", "'java''x'''"],
     ["o'reilly & x", "'o''reilly' & 'x'"],
     ['senior>', "'senior>'"],
-    ['"java"', "'\"java\"'"],
+    ['"java"', '\'"java"\''],
     ['java: & go', "'java' & 'go'"],
     ['java\\ script', "'java script'"],
     ["!'senior manager'", "!'senior manager'"],
