@@ -107,12 +107,21 @@ describe('bulk load with deferred search indexes', () => {
         if (!/modified|expired/.test(q) || i > 0) expect(found.length, q).toBeGreaterThan(0);
       }
     }
-    // The text search really goes through the rebuilt index.
+    // The text search can go through the rebuilt index: its predicate is implied by what search compiles.
+    // On a table this small the planner may prefer any partial index whose predicate the query implies,
+    // so the others are dropped for the EXPLAIN (and come back with the ROLLBACK).
     const client = await bulk.db.write.connect();
     try {
       await client.query('ANALYZE jobs');
-      await client.query('SET enable_seqscan = off');
-      await client.query('SET enable_indexscan = off');
+      await client.query('BEGIN');
+      const partial = await client.query<{ name: string }>(
+        `SELECT indexrelid::regclass::text AS name FROM pg_index
+          WHERE indrelid = 'jobs'::regclass AND indpred IS NOT NULL
+            AND indexrelid::regclass::text <> 'jobs_live_text_tsv'`,
+      );
+      for (const { name } of partial.rows) await client.query(`DROP INDEX ${name}`);
+      await client.query('SET LOCAL enable_seqscan = off');
+      await client.query('SET LOCAL enable_indexscan = off');
       const plan = await client.query(
         // As search compiles a description search with another filter (search/filters.ts): only the
         // description's index serves it, so no row's vector is tested on the heap.
@@ -123,6 +132,7 @@ describe('bulk load with deferred search indexes', () => {
         /Bitmap Index Scan on jobs_live_text_tsv/,
       );
       expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).not.toMatch(/Filter: .*text_tsv/);
+      await client.query('ROLLBACK');
     } finally {
       client.release(true);
     }
