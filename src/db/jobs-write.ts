@@ -177,28 +177,31 @@ export async function findCandidates(
 }
 
 /**
- * Folds `ids` into `survivor`. A row that was live before this transaction had been published, so it
- * leaves through the expired feed at `ts`; a row that arrives folded is never shown anywhere.
+ * Folds each row of `pairs` into its survivor ([id, survivor]), in one statement. A row that was live
+ * before this transaction had been published, so it leaves through the expired feed at `ts`; a row that
+ * arrives folded is never shown anywhere. Copies already folded into a folded row follow it to its
+ * survivor. The caller keeps the pairs independent: no row folded twice, none both folded and a survivor.
  */
-export async function foldInto(
+export async function foldPairs(
   client: pg.PoolClient,
-  ids: string[],
-  survivor: string,
+  pairs: [id: string, survivor: string][],
   ts: string,
   published: ReadonlySet<string>,
 ): Promise<void> {
-  if (!ids.length) return;
-  // One statement (one round trip): the folded rows, and the copies folded into them, which follow them
-  // to the survivor. The two parts touch disjoint rows (a row may be changed once per statement).
+  if (!pairs.length) return;
+  const ids = pairs.map((p) => p[0]);
+  // The two parts touch disjoint rows (a row may be changed once per statement).
   await client.query(
-    `WITH folded AS (
-       UPDATE jobs SET duplicate_of = $2,
-              expired_at = CASE WHEN id = ANY($4::text[]) THEN $3::timestamptz ELSE expired_at END,
+    `WITH pairs AS (SELECT * FROM unnest($1::text[], $2::text[]) AS p(id, survivor)),
+     folded AS (
+       UPDATE jobs j SET duplicate_of = p.survivor,
+              expired_at = CASE WHEN j.id = ANY($4::text[]) THEN $3::timestamptz ELSE j.expired_at END,
               state = ${JobState.Folded}
-        WHERE id = ANY($1::text[])
+         FROM pairs p WHERE j.id = p.id
      )
-     UPDATE jobs SET duplicate_of = $2 WHERE duplicate_of = ANY($1::text[]) AND NOT (id = ANY($1::text[]))`,
-    [ids, survivor, ts, ids.filter((id) => published.has(id))],
+     UPDATE jobs j SET duplicate_of = p.survivor
+       FROM pairs p WHERE j.duplicate_of = p.id AND NOT (j.id = ANY($1::text[]))`,
+    [ids, pairs.map((p) => p[1]), ts, ids.filter((id) => published.has(id))],
   );
 }
 

@@ -18,7 +18,7 @@ import {
   copiesOf,
   expireRows,
   findCandidates,
-  foldInto,
+  foldPairs,
   liveIds,
   loadExisting,
   markGone,
@@ -376,6 +376,7 @@ async function fold(
   // A folded row of this batch becomes live again (announced through the modified feed): its
   // original is no longer live, or it now beats every live copy.
   const revive = async (r: StoredRow, me: Candidate) => {
+    await flush();
     const fields = r.modified_at === ts ? r.modified_fields : [];
     const doc = JSON.parse(r.doc) as Record<string, unknown>;
     doc.modified_at = ts;
@@ -383,6 +384,33 @@ async function fold(
     await promote(client, r.id, ts, JSON.stringify(doc), fields);
     me.state = JobState.Live;
     me.duplicate_of = null;
+  };
+  // Folds are gathered into one statement while they are independent of each other (no row folded twice,
+  // none folded after it became a survivor in the same statement); anything else writes what is gathered
+  // first, so the statements apply in the loop's order.
+  const pending = {
+    pairs: [] as [string, string][],
+    folded: new Set<string>(),
+    survivors: new Set<string>(),
+  };
+  const flush = async () => {
+    await foldPairs(client, pending.pairs, ts, published);
+    pending.pairs = [];
+    pending.folded.clear();
+    pending.survivors.clear();
+  };
+  const foldAll = async (ids: string[], survivor: string) => {
+    if (
+      pending.folded.has(survivor) ||
+      ids.some((id) => pending.folded.has(id) || pending.survivors.has(id))
+    ) {
+      await flush();
+    }
+    for (const id of ids) {
+      pending.pairs.push([id, survivor]);
+      pending.folded.add(id);
+    }
+    pending.survivors.add(survivor);
   };
   const originals = await liveIds(
     client,
@@ -416,19 +444,20 @@ async function fold(
       // This row takes over: every other live copy folds into it.
       const losers = others.map((o) => o.id);
       if (me.state === JobState.Folded) await revive(r, me);
-      await foldInto(client, losers, me.id, ts, published);
+      await foldAll(losers, me.id);
       for (const o of others) {
         o.state = JobState.Folded;
         o.duplicate_of = me.id;
       }
       folded += losers.length;
     } else if (me.state !== JobState.Folded || me.duplicate_of !== best.id) {
-      await foldInto(client, [me.id], best.id, ts, published);
+      await foldAll([me.id], best.id);
       me.state = JobState.Folded;
       me.duplicate_of = best.id;
       folded++;
     }
   }
+  await flush();
   return folded;
 }
 
