@@ -9,6 +9,8 @@
 //   --root DIR       run the ingest command of another checkout (A/B against a baseline commit)
 //   --in-process     run the ingest command's body in this process (stage timings); otherwise the
 //                    `ingest` command itself runs as a child process (whole-command figures)
+//   --slice N        with --in-process: also print the rate and stage timings of every N lines, to
+//                    see how the cost of a batch grows with the table
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,7 +28,7 @@ const opt = (name: string, dflt: string) => {
   return i >= 0 ? argv[i + 1] : dflt;
 };
 const files = argv.filter(
-  (a, i) => !a.startsWith('--') && !['--dir', '--port', '--root'].includes(argv[i - 1]),
+  (a, i) => !a.startsWith('--') && !['--dir', '--port', '--root', '--slice'].includes(argv[i - 1]),
 );
 const root = path.resolve(opt('root', ROOT));
 const dir = path.resolve(ROOT, opt('dir', 'bench/data/load'));
@@ -128,8 +130,23 @@ try {
         await fn();
         stageMs[name] = performance.now() - t0;
       };
+      const slice = Number(opt('slice', '0'));
+      let sliceAt = { lines: 0, ms: performance.now(), stages: { ...stageMs } };
+      const onProgress = (p: { phase: string; lines?: number }) => {
+        if (!slice || p.phase !== 'load' || !p.lines || p.lines < sliceAt.lines + slice) return;
+        const now = performance.now();
+        const delta = Object.fromEntries(
+          Object.entries(stageMs).map(([k, v]) => [k, r1((v - (sliceAt.stages[k] ?? 0)) / 1000)]),
+        );
+        const rate = Math.round(((p.lines - sliceAt.lines) * 1000) / (now - sliceAt.ms));
+        say(JSON.stringify({ lines: p.lines, postings_per_s: rate, stages_s: delta }));
+        sliceAt = { lines: p.lines, ms: now, stages: { ...stageMs } };
+      };
       try {
-        report = (await ingestFile(db, file, undefined, thread.enrich)) as unknown as Record<string, unknown>;
+        report = (await ingestFile(db, file, onProgress, thread.enrich)) as unknown as Record<
+          string,
+          unknown
+        >;
       } finally {
         await thread.close();
       }

@@ -166,15 +166,15 @@ export async function findCandidates(
   urls: string[],
   keys: string[],
 ): Promise<Candidate[]> {
-  const { rows } = await client.query<Candidate>(
-    `SELECT id, state, duplicate_of, source_type, ${TS('created_at')} AS created_at, canonical_url, dedupe_key,
-            desc_sig, (NOT gone AND (expires_at IS NULL OR expires_at > now())) AS eligible
-       FROM jobs
-      WHERE state <> ${JobState.Expired} AND (canonical_url = ANY($1::text[]) OR dedupe_key = ANY($2::text[]))`,
-    [urls, keys],
-  );
+  const { rows } = await client.query<Candidate>(CANDIDATES_SQL, [urls, keys]);
   return rows;
 }
+
+/** findCandidates' statement ($1 canonical URLs, $2 dedupe keys): both halves answered from an index. */
+export const CANDIDATES_SQL = `SELECT id, state, duplicate_of, source_type, ${TS('created_at')} AS created_at, canonical_url,
+       dedupe_key, desc_sig, (NOT gone AND (expires_at IS NULL OR expires_at > now())) AS eligible
+  FROM jobs
+ WHERE state <> ${JobState.Expired} AND (canonical_url = ANY($1::text[]) OR dedupe_key = ANY($2::text[]))`;
 
 /**
  * Folds each row of `pairs` into its survivor ([id, survivor]), in one statement. A row that was live

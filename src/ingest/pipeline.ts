@@ -354,6 +354,7 @@ async function fold(
     rows.map((r) => r.canonical_url),
     rows.map((r) => r.dedupe_key),
   );
+  lap('fold_find');
   const byId = new Map<string, Candidate>(cands.map((c) => [c.id, c]));
   // Live rows not written by this batch were committed live before: they have been published.
   const batchIds = new Set(rows.map((r) => r.id));
@@ -394,7 +395,9 @@ async function fold(
     survivors: new Set<string>(),
   };
   const flush = async () => {
+    lap('fold_match');
     await foldPairs(client, pending.pairs, ts, published);
+    lap('fold_write');
     pending.pairs = [];
     pending.folded.clear();
     pending.survivors.clear();

@@ -2,6 +2,7 @@
 // text, and a board copy whose location is spelled differently, fold into the ATS original; the same
 // text posted for another city (a different job) stays live.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANDIDATES_SQL } from '../../src/db/jobs-write.ts';
 import { htmlToText } from '../../src/enrich/sanitize.ts';
 import { ingestRecords, NEAR_IDENTICAL_BITS, REPOST_BITS } from '../../src/ingest/pipeline.ts';
 import { hammingHex, simhash } from '../../src/ingest/stages/row.ts';
@@ -116,5 +117,35 @@ describe('folding of near-duplicates', () => {
     await ingestRecords(db, [{ kind: 'posting', ...other }]);
     const { rows } = await db.write.query('SELECT state FROM jobs WHERE id = $1', ['greenhouse:7003']);
     expect(rows[0].state).toBe(0);
+  });
+});
+
+describe('the folding look-up', () => {
+  it('is answered from indexes, not by scanning the table (each batch of a load runs it)', async () => {
+    const client = await db.write.connect();
+    try {
+      await client.query('BEGIN');
+      // A table large enough that the planner's choice shows (rolled back): folded, live and expired rows.
+      await client.query(
+        `INSERT INTO jobs (id, state, source, source_type, org_name, org_key, title_raw, collapse_key, dedupe_key,
+                           canonical_url, posted_at, created_at, updated_at, title_tsv, text_tsv, tracked,
+                           content_hash, doc, company_fallback)
+         SELECT 'greenhouse:x' || i, i % 3, 'greenhouse', 'ats', 'o', 'o', 't', 'c' || i, 'k' || i, 'u' || i,
+                now(), now(), now(), '', '', '{}', '', '{}', '{}'
+           FROM generate_series(1, 20000) AS i`,
+      );
+      await client.query('ANALYZE jobs');
+      const plan = await client.query(`EXPLAIN (COSTS OFF) ${CANDIDATES_SQL}`, [
+        ['u1', 'u2'],
+        ['k1', 'k2'],
+      ]);
+      const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/Index Scan on jobs_canonical_url\s+Index Cond: \(canonical_url = ANY/);
+      expect(text).toMatch(/Index Scan on jobs_dedupe\s+Index Cond: \(dedupe_key = ANY/);
+      expect(text).not.toMatch(/Seq Scan/);
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
   });
 });
