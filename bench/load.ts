@@ -164,6 +164,7 @@ try {
         path.join(root, 'src/cli/index.ts'),
         ['ingest', path.resolve(file), '--quiet'],
         env,
+        ['--max-old-space-size=512'], // as \`npm run cli\` runs it
       );
       const mem = rssSampler(child.pid!);
       // The loader's resident memory over time: it must level off, whatever the file's size.
