@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { workerExecArgv } from '../../src/service/supervisor.ts';
 
 const script = fileURLToPath(new URL('../helpers/supervised.ts', import.meta.url));
 const started: ChildProcess[] = [];
@@ -64,5 +65,18 @@ describe('worker supervision', () => {
     const code = await Promise.race([p.exit, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
     expect(code).toBe(1);
     expect(p.output()).toMatch(/cannot serve: 5 workers in a row died before listening \(last: code 3\)/);
+  });
+});
+
+describe('the Node flags of a worker', () => {
+  it("are the primary's plus a smaller young generation", () => {
+    expect(workerExecArgv(['--enable-source-maps'])).toEqual([
+      '--enable-source-maps',
+      '--max-semi-space-size=8',
+    ]);
+  });
+  it('leave a young generation chosen by the operator alone, as a flag or in NODE_OPTIONS', () => {
+    expect(workerExecArgv(['--max-semi-space-size=32'])).toEqual(['--max-semi-space-size=32']);
+    expect(workerExecArgv([], '--max-old-space-size=300 --max_semi_space_size=4')).toEqual([]);
   });
 });
