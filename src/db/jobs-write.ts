@@ -90,6 +90,9 @@ const COLUMNS = [
   'desc_html',
 ];
 
+/** Columns of large text that an update rewrites only when their value changed. */
+const KEPT_IF_EQUAL = new Set(['desc_text', 'desc_html', 'company_fallback']);
+
 /** A search text: the raw title and the description as stored in desc_text (JSON-encoded plain text). */
 export interface SearchText {
   id: string;
@@ -131,8 +134,14 @@ export async function upsertRows(client: pg.PoolClient, rows: StoredRow[], token
   if (!rows.length) return;
   const cols = COLUMNS.join(', ');
   const sel = COLUMNS.map((c) => `r.${c}`).join(', ');
+  // A large text that did not change keeps the stored value itself (its TOAST pointer or compressed
+  // bytes), so PostgreSQL neither compresses nor stores it again: most changes leave the description be.
   const set = COLUMNS.filter((c) => c !== 'id')
-    .map((c) => `${c} = EXCLUDED.${c}`)
+    .map((c) =>
+      KEPT_IF_EQUAL.has(c)
+        ? `${c} = CASE WHEN jobs.${c} = EXCLUDED.${c} THEN jobs.${c} ELSE EXCLUDED.${c} END`
+        : `${c} = EXCLUDED.${c}`,
+    )
     .join(', ');
   await client.query(
     `INSERT INTO jobs (${cols}, title_tsv, text_tsv)
