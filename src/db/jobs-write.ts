@@ -14,7 +14,6 @@ export interface ExistingJob {
   modified_at: string | null;
   modified_fields: string[];
   expired_at: string | null;
-  doc: string;
 }
 
 const TS = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -22,7 +21,7 @@ const TS = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH
 export async function loadExisting(client: pg.PoolClient, ids: string[]): Promise<Map<string, ExistingJob>> {
   const { rows } = await client.query<ExistingJob>(
     `SELECT id, state, duplicate_of, source_type, tracked, content_hash, ${TS('created_at')} AS created_at,
-            ${TS('modified_at')} AS modified_at, modified_fields, ${TS('expired_at')} AS expired_at, doc
+            ${TS('modified_at')} AS modified_at, modified_fields, ${TS('expired_at')} AS expired_at
        FROM jobs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
     [ids],
   );
