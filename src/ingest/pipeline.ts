@@ -356,6 +356,17 @@ async function fold(
   );
   lap('fold_find');
   const byId = new Map<string, Candidate>(cands.map((c) => [c.id, c]));
+  const byUrl = new Map<string, Candidate[]>();
+  const byKey = new Map<string, Candidate[]>();
+  const add = (m: Map<string, Candidate[]>, k: string, c: Candidate) => {
+    const list = m.get(k);
+    if (list) list.push(c);
+    else m.set(k, [c]);
+  };
+  for (const c of cands) {
+    if (c.canonical_url !== null) add(byUrl, c.canonical_url, c);
+    add(byKey, c.dedupe_key, c);
+  }
   // Live rows not written by this batch were committed live before: they have been published.
   const batchIds = new Set(rows.map((r) => r.id));
   const published = new Set(
@@ -431,7 +442,12 @@ async function fold(
         : originals.has(me.duplicate_of);
       if (!hasLiveOriginal) await revive(r, me);
     }
-    const matches = cands.filter(
+    // Only candidates with the same canonical URL or dedupe key can match: looked up, not scanned.
+    const near = new Set([
+      ...(me.canonical_url !== null ? (byUrl.get(me.canonical_url) ?? []) : []),
+      ...(byKey.get(me.dedupe_key) ?? []),
+    ]);
+    const matches = [...near].filter(
       (c) =>
         c.id !== me.id &&
         ((c.canonical_url !== null && c.canonical_url === me.canonical_url) ||
