@@ -15,7 +15,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbedded } from '../src/db/embedded.ts';
-import { cli, ROOT, rssSampler, spawnTs } from './lib/proc.ts';
+import { CLI_NODE_FLAGS, cli, ROOT, rssSampler, spawnTs } from './lib/proc.ts';
 
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
 const r1 = (x: number) => Math.round(x * 10) / 10;
@@ -164,7 +164,7 @@ try {
         path.join(root, 'src/cli/index.ts'),
         ['ingest', path.resolve(file), '--quiet'],
         env,
-        ['--max-old-space-size=512'], // as \`npm run cli\` runs it
+        CLI_NODE_FLAGS,
       );
       const mem = rssSampler(child.pid!);
       // The loader's resident memory over time: it must level off, whatever the file's size.

@@ -21,6 +21,13 @@ export function spawnTs(
   });
 }
 
+/** The Node flags of `npm run cli` (its heap cap, package.json), so that commands run as users run them. */
+export const CLI_NODE_FLAGS: string[] = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { cli: string } }
+).scripts.cli
+  .split(' ')
+  .filter((f) => f.startsWith('--max-'));
+
 /** Compiles the service as `npm start` does; its entry is then `dist/main.js`. */
 export function buildService(): void {
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
@@ -28,8 +35,7 @@ export function buildService(): void {
 
 /** Runs an operator command (`npm run cli -- …`) to completion; stdout is returned, stderr passed through. */
 export async function cli(args: string[], env: NodeJS.ProcessEnv, echo = true): Promise<string> {
-  // The heap cap of `npm run cli` (package.json), so that the loader's memory is what users see.
-  const child = spawnTs('src/cli/index.ts', args, env, ['--max-old-space-size=512']);
+  const child = spawnTs('src/cli/index.ts', args, env, CLI_NODE_FLAGS);
   let out = '';
   let err = '';
   child.stdout!.on('data', (b: Buffer) => {

@@ -225,7 +225,7 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
       [...existing.values()].filter((e) => e.state === JobState.Live).map((e) => e.id),
     );
     report.folded += await fold(client, liveRows, ts, published);
-    lap('fold');
+    lap('fold_write');
 
     if (toExpire.length) {
       const expired = await expireRows(client, ts, toExpire);
