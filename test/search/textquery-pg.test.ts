@@ -83,12 +83,20 @@ describe('compiled queries in PostgreSQL', () => {
     ['java..&go', "'java' <-> '..' & 'go'"],
     ['.. & java', "'..' & 'java'"],
     ['~java & x.com/a*b', "'~java' & 'x.com/a*b' <-> 'x.com' <-> '/a*b'"],
+    // an escaped tag stays a tag, whose letters PostgreSQL drops; an escaped & that starts no entity is a blank
+    ['\\<b>java & go', "'java' & 'go'"],
+    ['c\\&d | go', "'c' <-> 'd' | 'go'"],
   ];
   it.each(advanced)('advanced %j → %s', async (input, pgText) => {
     const res = await expectUsable(parseAdvancedQuery(input));
     expect(res).toMatchObject({ text: pgText });
     // The raw input, where PostgreSQL can read it, means the same thing.
     expect(await toTsquery(input)).toMatchObject({ ok: true, text: pgText });
+  });
+
+  it('an escaped tag alone has no lexeme, for PostgreSQL as for us', async () => {
+    expect(() => parseAdvancedQuery('\\<java>')).toThrow(/searchable/);
+    expect(await toTsquery('\\<java>')).toMatchObject({ ok: true, text: '' });
   });
 
   it('a compiled query matches the tsvector of the text it was written for', async () => {

@@ -142,7 +142,7 @@ function tokenize(chars: string[]): Token[] {
           );
         }
       }
-      const text = sanitizeTerm(raw);
+      const text = sanitizeTerm(raw, true);
       const node: QueryNode = {
         kind: 'term',
         text,

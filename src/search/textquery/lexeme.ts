@@ -16,6 +16,8 @@ import { ENGLISH_STOP_WORDS } from '../stopwords.ts';
 const JOINING_PUNCTUATION = new Set(['.', '-', '_', '@', '/', '+', '#']);
 // ASCII characters replaced by a space: tags, entities, protocols and to_tsquery's escape.
 const DISCARDED_ASCII = new Set(['<', '&', ':', '\\']);
+// A tag or an entity, as far as it matters here: what the parser may swallow whole.
+const MARKUP = /<[^>]*>|&[#\w]+;/;
 const WORDLIKE = /^[\p{L}\p{M}\p{N}]$/u;
 const LETTER = /^\p{L}$/u;
 // Letters newer than the glibc 2.36 Unicode tables: a C.UTF-8 database does not treat them as letters.
@@ -30,13 +32,20 @@ function isAsciiAlnum(cp: number): boolean {
   return (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
 }
 
-/** NFC-normalises and replaces every character the parser would not keep in a word by a space. */
-export function sanitizeTerm(text: string): string {
+/**
+ * NFC-normalises and replaces every character the parser would not keep in a word by a space. With
+ * `keepMarkup` (an operator syntax term, which holds `<` and `&` only when the user escaped them), a term
+ * that looks like it holds a tag or an entity keeps its `<` and `&`: the parser drops the letters inside a
+ * tag ('<java>' has no lexeme), so such a term's lexeme is left to PostgreSQL (forecastLexeme: 'unknown').
+ */
+export function sanitizeTerm(text: string, keepMarkup = false): string {
+  const markup = keepMarkup && MARKUP.test(text);
   let out = '';
   for (const ch of text.normalize('NFC')) {
     const cp = ch.codePointAt(0)!;
     const printableAscii = cp > 0x20 && cp < 0x7f;
-    if ((printableAscii && !DISCARDED_ASCII.has(ch)) || (cp > 0x7f && WORDLIKE.test(ch))) out += ch;
+    const kept = !DISCARDED_ASCII.has(ch) || (markup && (ch === '<' || ch === '&'));
+    if ((printableAscii && kept) || (cp > 0x7f && WORDLIKE.test(ch))) out += ch;
     else out += ' ';
   }
   return out.replace(/ +/g, ' ').trim();
@@ -108,6 +117,7 @@ function hasLexeme(sanitized: string): boolean {
 export type LexemeForecast = 'sure' | 'none' | 'unknown';
 
 export function forecastLexeme(sanitized: string): LexemeForecast {
+  if (sanitized.includes('<') || sanitized.includes('&')) return 'unknown';
   if (hasLexeme(sanitized)) return 'sure';
   for (const ch of sanitized) if (ch !== ' ' && !isSureAlnum(ch)) return 'unknown';
   return 'none';
