@@ -212,23 +212,22 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
       prepared.map((p) => p.content.id),
     );
     lap('load_existing');
-    const { rows, toExpire } = trackChanges(prepared, existing, ts, report);
+    const { rows, toExpire, expiredNow } = trackChanges(prepared, existing, ts, report);
     lap('change_tracking');
     await upsertRows(client, rows, token);
     await unstageVectors(client, token);
     lap('upsert');
 
     // Folding: rows that will be live are matched against the other copies of the same posting.
-    const expiring = new Set(toExpire);
-    const liveRows = rows.filter((r) => r.state !== JobState.Expired && !expiring.has(r.id));
+    const liveRows = rows.filter((r) => r.state !== JobState.Expired);
     const published = new Set(
       [...existing.values()].filter((e) => e.state === JobState.Live).map((e) => e.id),
     );
     report.folded += await fold(client, liveRows, ts, published);
     lap('fold_write');
 
-    if (toExpire.length) {
-      const expired = await expireRows(client, ts, toExpire);
+    const expired = toExpire.length ? [...expiredNow, ...(await expireRows(client, ts, toExpire))] : expiredNow;
+    if (expired.length) {
       report.expired += expired.length;
       await unfold(client, expired, ts);
     }
@@ -276,18 +275,20 @@ async function resolveEmployers(
 
 /**
  * Change tracking: each posting against its stored row. An identical record changes nothing; a tracked
- * change bumps modified_at; an expired job that comes back is revived; postings past their end are
- * collected for expiry. Counts go into `report`.
+ * change bumps modified_at; an expired job that comes back is revived; a changed posting past its end
+ * is written expired (`expiredNow` when it was live), an unchanged one is collected for expiry
+ * (`toExpire`). Counts go into `report`.
  */
 function trackChanges(
   prepared: Prepared[],
   existing: Awaited<ReturnType<typeof loadExisting>>,
   ts: string,
   report: IngestReport,
-): { rows: StoredRow[]; toExpire: string[] } {
+): { rows: StoredRow[]; toExpire: string[]; expiredNow: string[] } {
   const now = Date.parse(ts);
   const rows: StoredRow[] = [];
   const toExpire: string[] = [];
+  const expiredNow: string[] = [];
   for (const { content } of prepared) {
     const ex = existing.get(content.id);
     const ending = content.gone || (content.expires_at !== null && Date.parse(content.expires_at) <= now);
@@ -310,11 +311,14 @@ function trackChanges(
       state = JobState.Live;
       expired_at = null;
     }
-    if (ending && state === JobState.Live) toExpire.push(content.id);
-    if (ending && !ex) {
+    // A changed row that ends is written expired: as a live version it would enter every search index
+    // only to leave it in the same transaction. A new one is never published; a live one was and
+    // leaves through the expired feed (unfold promotes a copy of it).
+    if (ending && state === JobState.Live) {
+      if (ex) expiredNow.push(content.id);
+      else report.expired++;
       state = JobState.Expired;
       expired_at = ts;
-      report.expired++;
     }
     const { pub: _pub, ...columns } = content;
     rows.push({
@@ -332,7 +336,7 @@ function trackChanges(
     if (ex) report.updated++;
     else report.inserted++;
   }
-  return { rows, toExpire };
+  return { rows, toExpire, expiredNow };
 }
 
 /** How close two descriptions must be: a folded copy stands for its survivor only when near-identical. */

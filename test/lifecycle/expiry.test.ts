@@ -95,6 +95,28 @@ describe('expiry', () => {
     await checkExpired(p.id, 'Penguin Counter');
   });
 
+  it('a changed posting that ends is written expired by the load itself, not live and then expired', async () => {
+    const p = posting('ashby', 'g3', { title: 'Puffin Ringer' });
+    const q = posting('ashby', 'g4', { title: 'Puffin Bander' });
+    await ingestRecords(t.db, [p, q]);
+    const report = await ingestRecords(t.db, [
+      { ...p, gone: true },
+      { ...q, title: 'Puffin Bander II' },
+    ]);
+    expect(report.expired).toBe(1);
+    expect(report.updated).toBe(2);
+    await checkExpired(p.id, 'Puffin Ringer');
+    // Both final versions come from the same statement of the batch (the upsert): a live version of p
+    // expired by a later UPDATE would have entered every live-only search index first.
+    const { rows } = await t.db.write.query<{ id: string; cmin: string; xmin: string }>(
+      'SELECT id, cmin::text, xmin::text FROM jobs WHERE id = ANY($1)',
+      [[p.id, q.id]],
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[0].xmin).toBe(rows[1].xmin);
+    expect(rows[0].cmin).toBe(rows[1].cmin);
+  });
+
   it('a job back after expiring is live again and in the modified feed', async () => {
     const p = posting('ashby', 'g2', { title: 'Seal Whisperer' });
     await ingestRecords(t.db, [p]);
