@@ -214,19 +214,28 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
     lap('load_existing');
     const { rows, toExpire, expiredNow } = trackChanges(prepared, existing, ts, report);
     lap('change_tracking');
-    await upsertRows(client, rows, token);
-    await unstageVectors(client, token);
-    lap('upsert');
-
     // Folding: rows that will be live are matched against the other copies of the same posting.
-    const liveRows = rows.filter((r) => r.state !== JobState.Expired);
     const published = new Set(
       [...existing.values()].filter((e) => e.state === JobState.Live).map((e) => e.id),
     );
-    report.folded += await fold(client, liveRows, ts, published);
+    const plan = await planFolds(client, rows, new Set(existing.keys()), ts, published);
+    report.folded += plan.folded;
+    for (const r of rows) {
+      const survivor = plan.arriving.get(r.id);
+      if (survivor !== undefined) {
+        r.state = JobState.Folded;
+        r.duplicate_of = survivor;
+      }
+    }
+    await upsertRows(client, rows, token);
+    await unstageVectors(client, token);
+    lap('upsert');
+    await applyFolds(client, plan, ts);
     lap('fold_write');
 
-    const expired = toExpire.length ? [...expiredNow, ...(await expireRows(client, ts, toExpire))] : expiredNow;
+    const expired = toExpire.length
+      ? [...expiredNow, ...(await expireRows(client, ts, toExpire))]
+      : expiredNow;
     if (expired.length) {
       report.expired += expired.length;
       await unfold(client, expired, ts);
@@ -345,20 +354,59 @@ function nearBits(c: Candidate, me: Candidate): number {
   return boardCopyOfAts && c.state !== JobState.Folded ? REPOST_BITS : NEAR_IDENTICAL_BITS;
 }
 
-/** Folds copies: within each group of copies the best row (ats, then jobboard, then aggregator; then the oldest) survives. */
-async function fold(
+/** One write of a fold plan, in the order the plan decided it. */
+type FoldOp = { ids: string[]; survivor: string } | { revive: string; doc: string; fields: string[] };
+
+interface FoldPlan {
+  ops: FoldOp[];
+  /** New rows that arrive folded (id → survivor): written folded by the batch's upsert itself. */
+  arriving: Map<string, string>;
+  /** Rows published before this batch (a fold of one leaves through the expired feed). */
+  published: Set<string>;
+  folded: number;
+}
+
+/**
+ * Decides the folds of a batch before it is written: within each group of copies the best row (ats,
+ * then jobboard, then aggregator; then the oldest) survives. The stored candidates are read with the
+ * batch's rows as they will be written, so the decisions are those that reading after the upsert would
+ * make. A new row that only ever folds into another is then written folded: as a live version it would
+ * enter every live-only search index and leave them again in the same transaction.
+ */
+async function planFolds(
   client: pg.PoolClient,
   rows: StoredRow[],
+  /** Ids of the batch's rows that were stored before it. */
+  existing: ReadonlySet<string>,
   ts: string,
   publishedInBatch: ReadonlySet<string>,
-): Promise<number> {
-  if (!rows.length) return 0;
-  const cands = await findCandidates(
+): Promise<FoldPlan> {
+  const plan: FoldPlan = { ops: [], arriving: new Map(), published: new Set(publishedInBatch), folded: 0 };
+  const live = rows.filter((r) => r.state !== JobState.Expired);
+  if (!live.length) return plan;
+  const stored = await findCandidates(
     client,
-    rows.map((r) => r.canonical_url),
-    rows.map((r) => r.dedupe_key),
+    live.map((r) => r.canonical_url),
+    live.map((r) => r.dedupe_key),
   );
   lap('fold_find');
+  const now = Date.parse(ts);
+  const written = new Set(rows.map((r) => r.id));
+  const cands: Candidate[] = [
+    ...stored.filter((c) => !written.has(c.id)),
+    // As the upsert stores them: an absent value is NULL.
+    ...live.map((r) => ({
+      id: r.id,
+      state: r.state,
+      duplicate_of: r.duplicate_of ?? null,
+      source_type: r.source_type,
+      created_at: r.created_at,
+      canonical_url: r.canonical_url ?? null,
+      dedupe_key: r.dedupe_key,
+      desc_sig: r.desc_sig ?? null,
+      eligible: !r.gone && (r.expires_at == null || Date.parse(r.expires_at) > now),
+    })),
+  ];
   const byId = new Map<string, Candidate>(cands.map((c) => [c.id, c]));
   const byUrl = new Map<string, Candidate[]>();
   const byKey = new Map<string, Candidate[]>();
@@ -372,11 +420,8 @@ async function fold(
     add(byKey, c.dedupe_key, c);
   }
   // Live rows not written by this batch were committed live before: they have been published.
-  const batchIds = new Set(rows.map((r) => r.id));
-  const published = new Set(
-    cands.filter((c) => c.state === JobState.Live && !batchIds.has(c.id)).map((c) => c.id),
-  );
-  for (const id of publishedInBatch) published.add(id);
+  const batchIds = new Set(live.map((r) => r.id));
+  for (const c of stored) if (c.state === JobState.Live && !written.has(c.id)) plan.published.add(c.id);
   const rank = (c: Candidate) => [TYPE_RANK[c.source_type] ?? 3, c.created_at, c.id] as const;
   const better = (a: Candidate, b: Candidate) => {
     const ra = rank(a);
@@ -391,44 +436,14 @@ async function fold(
   };
   // A folded row of this batch becomes live again (announced through the modified feed): its
   // original is no longer live, or it now beats every live copy.
-  const revive = async (r: StoredRow, me: Candidate) => {
-    await flush();
+  const revive = (r: StoredRow, me: Candidate) => {
     const fields = r.modified_at === ts ? r.modified_fields : [];
     const doc = JSON.parse(r.doc) as Record<string, unknown>;
     doc.modified_at = ts;
     doc.modified_fields = fields;
-    await promote(client, r.id, ts, JSON.stringify(doc), fields);
+    plan.ops.push({ revive: r.id, doc: JSON.stringify(doc), fields });
     me.state = JobState.Live;
     me.duplicate_of = null;
-  };
-  // Folds are gathered into one statement while they are independent of each other (no row folded twice,
-  // none folded after it became a survivor in the same statement); anything else writes what is gathered
-  // first, so the statements apply in the loop's order.
-  const pending = {
-    pairs: [] as [string, string][],
-    folded: new Set<string>(),
-    survivors: new Set<string>(),
-  };
-  const flush = async () => {
-    lap('fold_match');
-    await foldPairs(client, pending.pairs, ts, published);
-    lap('fold_write');
-    pending.pairs = [];
-    pending.folded.clear();
-    pending.survivors.clear();
-  };
-  const foldAll = async (ids: string[], survivor: string) => {
-    if (
-      pending.folded.has(survivor) ||
-      ids.some((id) => pending.folded.has(id) || pending.survivors.has(id))
-    ) {
-      await flush();
-    }
-    for (const id of ids) {
-      pending.pairs.push([id, survivor]);
-      pending.folded.add(id);
-    }
-    pending.survivors.add(survivor);
   };
   const originals = await liveIds(
     client,
@@ -436,15 +451,14 @@ async function fold(
       .filter((c) => c.state === JobState.Folded && batchIds.has(c.id) && c.duplicate_of)
       .map((c) => c.duplicate_of!),
   );
-  let folded = 0;
-  for (const r of rows) {
-    const me = byId.get(r.id);
-    if (!me?.eligible) continue;
+  for (const r of live) {
+    const me = byId.get(r.id)!;
+    if (!me.eligible) continue;
     if (me.state === JobState.Folded && me.duplicate_of) {
       const hasLiveOriginal = byId.has(me.duplicate_of)
         ? survivorOf(me) !== undefined
         : originals.has(me.duplicate_of);
-      if (!hasLiveOriginal) await revive(r, me);
+      if (!hasLiveOriginal) revive(r, me);
     }
     // Only candidates with the same canonical URL or dedupe key can match: looked up, not scanned.
     const near = new Set([
@@ -465,23 +479,77 @@ async function fold(
     const best = others.reduce((a, b) => (better(a, b) ? a : b));
     if (better(me, best)) {
       // This row takes over: every other live copy folds into it.
-      const losers = others.map((o) => o.id);
-      if (me.state === JobState.Folded) await revive(r, me);
-      await foldAll(losers, me.id);
+      if (me.state === JobState.Folded) revive(r, me);
+      plan.ops.push({ ids: others.map((o) => o.id), survivor: me.id });
       for (const o of others) {
         o.state = JobState.Folded;
         o.duplicate_of = me.id;
       }
-      folded += losers.length;
+      plan.folded += others.length;
     } else if (me.state !== JobState.Folded || me.duplicate_of !== best.id) {
-      await foldAll([me.id], best.id);
+      plan.ops.push({ ids: [me.id], survivor: best.id });
       me.state = JobState.Folded;
       me.duplicate_of = best.id;
-      folded++;
+      plan.folded++;
     }
   }
+  // New rows folded once and never a survivor nor revived arrive folded. A survivor folded later in
+  // the plan takes them along (foldPairs repoints the copies of a folded row).
+  const touched = new Map<string, number>();
+  const bump = (id: string) => touched.set(id, (touched.get(id) ?? 0) + 1);
+  for (const op of plan.ops) {
+    if ('revive' in op) bump(op.revive);
+    else {
+      bump(op.survivor);
+      op.ids.forEach(bump);
+    }
+  }
+  for (const op of plan.ops)
+    if (!('revive' in op))
+      for (const id of op.ids)
+        if (batchIds.has(id) && !existing.has(id) && touched.get(id) === 1)
+          plan.arriving.set(id, op.survivor);
+  lap('fold_match');
+  return plan;
+}
+
+/**
+ * Writes a fold plan after the batch's upsert, in the plan's order. Independent folds go in one
+ * statement; a fold that depends on one gathered earlier (same row, or a survivor being folded) writes
+ * what is gathered first, and so does a revival.
+ */
+async function applyFolds(client: pg.PoolClient, plan: FoldPlan, ts: string): Promise<void> {
+  const pending = {
+    pairs: [] as [string, string][],
+    folded: new Set<string>(),
+    survivors: new Set<string>(),
+  };
+  const flush = async () => {
+    await foldPairs(client, pending.pairs, ts, plan.published);
+    pending.pairs = [];
+    pending.folded.clear();
+    pending.survivors.clear();
+  };
+  for (const op of plan.ops) {
+    if ('revive' in op) {
+      await flush();
+      await promote(client, op.revive, ts, op.doc, op.fields);
+      continue;
+    }
+    const ids = op.ids.filter((id) => !plan.arriving.has(id));
+    if (!ids.length) continue;
+    if (
+      pending.folded.has(op.survivor) ||
+      ids.some((id) => pending.folded.has(id) || pending.survivors.has(id))
+    )
+      await flush();
+    for (const id of ids) {
+      pending.pairs.push([id, op.survivor]);
+      pending.folded.add(id);
+    }
+    pending.survivors.add(op.survivor);
+  }
   await flush();
-  return folded;
 }
 
 /** When originals expire, their best remaining copy becomes live again (through the modified feed). */

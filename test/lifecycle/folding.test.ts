@@ -80,6 +80,34 @@ describe('folding', () => {
     expect(await status(f.original.id)).toBe(200);
   });
 
+  it('a new copy arrives folded: written by the batch upsert itself, not live and then folded', async () => {
+    const f = family();
+    const copy = f.copy('careerboard');
+    const g = family();
+    const takeover = g.copy('workhub');
+    await ingestRecords(t.db, [takeover]);
+    const report = await ingestRecords(t.db, [f.original, copy, g.original]);
+    expect(report.folded).toBe(2);
+    await expectNowhere(copy.id);
+    await expectNowhere(takeover.id);
+    const { rows } = await t.db.write.query<{
+      id: string;
+      cmin: string;
+      state: number;
+      duplicate_of: string;
+    }>('SELECT id, cmin::text, state, duplicate_of FROM jobs WHERE id = ANY($1)', [
+      [f.original.id, copy.id, takeover.id],
+    ]);
+    const by = new Map(rows.map((r) => [r.id, r]));
+    expect(by.get(copy.id)).toMatchObject({ state: 2, duplicate_of: f.original.id });
+    expect(by.get(takeover.id)).toMatchObject({ state: 2, duplicate_of: g.original.id });
+    // The new copy's only version comes from the statement that wrote its original (a live version
+    // folded by a later UPDATE would have entered every live-only search index first); the stored,
+    // published copy taken over by a new original is folded by a later statement.
+    expect(by.get(copy.id)!.cmin).toBe(by.get(f.original.id)!.cmin);
+    expect(by.get(takeover.id)!.cmin).not.toBe(by.get(f.original.id)!.cmin);
+  });
+
   it('same employer + title + location with a different description does not fold', async () => {
     const f = family();
     const other = f.copy('techjobs', { description_html: description(77_777) });
