@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { serviceExecArgv } from '../../src/cli/serve.ts';
 import { workerExecArgv } from '../../src/service/supervisor.ts';
 
 const script = fileURLToPath(new URL('../helpers/supervised.ts', import.meta.url));
@@ -78,5 +79,14 @@ describe('the Node flags of a worker', () => {
   it('leave a young generation chosen by the operator alone, as a flag or in NODE_OPTIONS', () => {
     expect(workerExecArgv(['--max-semi-space-size=32'])).toEqual(['--max-semi-space-size=32']);
     expect(workerExecArgv([], '--max-old-space-size=300 --max_semi_space_size=4')).toEqual([]);
+  });
+  it("under `npm run cli -- serve` are not the loader's larger young generation", () => {
+    const cli = ['--max-old-space-size=512', '--max-semi-space-size=64', '--import', 'tsx'];
+    expect(workerExecArgv(serviceExecArgv(cli))).toEqual([
+      '--max-old-space-size=512',
+      '--import',
+      'tsx',
+      '--max-semi-space-size=8',
+    ]);
   });
 });
