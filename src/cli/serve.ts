@@ -1,10 +1,12 @@
+import { isSemiSpaceFlag } from '../service/supervisor.ts';
+
 /**
  * The CLI's young generation is sized for loads (`--max-semi-space-size` in package.json's `cli`); the
  * service sizes its HTTP workers' own (src/service/supervisor.ts), so that flag is not passed on to them.
  * An operator still chooses the workers' size with NODE_OPTIONS.
  */
 export function serviceExecArgv(execArgv: readonly string[]): string[] {
-  return execArgv.filter((f) => !/^--max[-_]semi[-_]space[-_]size/.test(f));
+  return execArgv.filter((f) => !isSemiSpaceFlag(f));
 }
 
 export async function run(_args: string[]): Promise<number> {

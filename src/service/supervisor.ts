@@ -29,6 +29,9 @@ export interface Supervisor {
   stop(): Promise<void>;
 }
 
+/** Whether a Node flag sizes V8's young generation (`--max-semi-space-size`, dashes or underscores). */
+export const isSemiSpaceFlag = (flag: string): boolean => /^--max[-_]semi[-_]space[-_]size/.test(flag);
+
 /** V8's young generation per worker: semi-spaces of 8 MB instead of 16 (see the function below). */
 const WORKER_SEMI_SPACE = '--max-semi-space-size=8';
 
@@ -39,9 +42,7 @@ const WORKER_SEMI_SPACE = '--max-semi-space-size=8';
  * (bench/README.md, "The workers' young generation").
  */
 export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): string[] {
-  const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some((f) =>
-    /^--max[-_]semi[-_]space[-_]size/.test(f),
-  );
+  const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some(isSemiSpaceFlag);
   return chosen ? [...execArgv] : [...execArgv, WORKER_SEMI_SPACE];
 }
 
