@@ -4,7 +4,7 @@
 import { adapters, convertPayloadFiles } from '../ingest/adapters/index.ts';
 import type { SourceRecord } from '../model/record.ts';
 import { expireMissingFromBoard, ingestRecords } from '../ingest/pipeline.ts';
-import { afterLoad } from '../service/schedules.ts';
+import { afterLoad, writtenBy } from '../service/schedules.ts';
 import { withDb } from './db.ts';
 import { CliError } from './failure.ts';
 import { checkReadable } from './input.ts';
@@ -86,7 +86,7 @@ export async function run(
         expired += await expireMissingFromBoard(db, f.board, seen);
       }
     }
-    await afterLoad(db);
+    await afterLoad(db, writtenBy(report) + expired);
 
     // Rejections in file order: whole files that are not the format, the adapters' own, then the pipeline's.
     const fileOf = new Map<string, string>();

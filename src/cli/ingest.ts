@@ -5,7 +5,7 @@ import path from 'node:path';
 import { startEnrichThread } from '../ingest/enrich-thread.ts';
 import { ingestFile } from '../ingest/jsonl.ts';
 import { addReports, emptyReport } from '../ingest/report.ts';
-import { afterLoad } from '../service/schedules.ts';
+import { afterLoad, writtenBy } from '../service/schedules.ts';
 import { parseArgs, withDb } from './db.ts';
 import { CliError } from './failure.ts';
 import { checkReadable } from './input.ts';
@@ -49,8 +49,7 @@ export async function run(args: string[]): Promise<number> {
     } finally {
       await thread.close();
     }
-    await afterLoad(db);
-    await db.write.query('VACUUM (ANALYZE) jobs');
+    await afterLoad(db, writtenBy(report));
     const seconds = (Date.now() - started) / 1000;
     printRejections(rejected);
     printSummary(report, rejected.length);

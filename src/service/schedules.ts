@@ -51,11 +51,34 @@ export async function runRefresh(db: Db): Promise<void> {
   });
 }
 
-/** After every load: jobs whose expires_at has passed leave the live population, then counts and coverage. */
-export async function afterLoad(db: Db): Promise<void> {
-  await expireDue(db);
-  await runRefresh(db);
+/** Share of the jobs table a load must rewrite before the load itself vacuums it (else autovacuum's turn). */
+const VACUUM_SHARE = 0.01;
+
+/**
+ * After every load: jobs whose expires_at has passed leave the live population, then counts and
+ * coverage, then `VACUUM (ANALYZE)` of jobs. Given the row versions the load wrote (`written`), the
+ * refresh runs only when something changed and the vacuum only when they are a sizeable share of the
+ * table: a small crawl or a re-load of unchanged postings does not pay a full pass over a million rows.
+ */
+export async function afterLoad(db: Db, written?: number): Promise<void> {
+  const expired = await expireDue(db);
+  if (written === undefined || written + expired > 0) await runRefresh(db);
+  if (written === undefined) return;
+  const { rows } = await db.write.query<{ n: number }>(
+    "SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'jobs'::regclass",
+  );
+  // reltuples is -1 before the table's first VACUUM or ANALYZE.
+  if (rows[0].n < 0 || written + expired >= VACUUM_SHARE * rows[0].n)
+    await db.write.query('VACUUM (ANALYZE) jobs');
 }
+
+/** The row versions a load wrote: every posting it inserted, changed, expired or folded. */
+export const writtenBy = (r: {
+  inserted: number;
+  updated: number;
+  expired: number;
+  folded: number;
+}): number => r.inserted + r.updated + r.expired + r.folded;
 
 /**
  * One crawl round over the boards registry, by one process at a time; undefined when another process

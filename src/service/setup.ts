@@ -37,8 +37,7 @@ export async function loadDemoIfEmpty(db: Db, config: Config, log: (m: string) =
     loaded += report.inserted;
     log(`loaded ${path.basename(file)}: ${report.inserted} inserted, ${report.rejected.length} rejected`);
   }
-  await afterLoad(db);
-  await db.write.query('VACUUM (ANALYZE) jobs');
+  await afterLoad(db, loaded);
   return loaded;
 }
 

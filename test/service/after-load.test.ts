@@ -1,0 +1,72 @@
+// What follows a load: the refresh when anything changed, and the load's own VACUUM only when it
+// rewrote a sizeable share of the jobs table (a one-posting crawl must not pay a pass over every row).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CanonicalLine, PostingRecord } from '../../src/model/record.ts';
+import { ingestRecords } from '../../src/ingest/pipeline.ts';
+import { afterLoad, writtenBy } from '../../src/service/schedules.ts';
+import { prepareDatabase } from '../../src/service/setup.ts';
+import { createTestDb, type TestDb } from '../helpers/db.ts';
+
+let db: TestDb;
+beforeAll(async () => {
+  db = await createTestDb();
+  await prepareDatabase(db);
+});
+afterAll(() => db.drop());
+
+const posting = (n: number, title = `Platform Engineer ${n}`): PostingRecord => ({
+  kind: 'posting',
+  id: `greenhouse:tidy-${n}`,
+  source: 'greenhouse',
+  title,
+  url: `https://jobs.example/tidy/${n}`,
+  company: n % 2 ? { name: 'Odd Works', slug: 'odd-works' } : { name: 'Even Works', slug: 'even-works' },
+  description_text: `Build and run the platform, item ${n}.`,
+  posted_at: '2026-11-01T00:00:00Z',
+  location: { countries: ['Germany'] },
+});
+
+const COMPANIES: CanonicalLine[] = [
+  { kind: 'company', slug: 'odd-works', name: 'Odd Works' },
+  { kind: 'company', slug: 'even-works', name: 'Even Works' },
+];
+
+async function load(records: CanonicalLine[]): Promise<number> {
+  const written = writtenBy(await ingestRecords(db, records));
+  await afterLoad(db, written);
+  return written;
+}
+
+const vacuums = async () =>
+  (
+    await db.write.query<{ n: number }>(
+      "SELECT vacuum_count::int AS n FROM pg_stat_user_tables WHERE relname = 'jobs'",
+    )
+  ).rows[0].n;
+
+const jobsCount = async (slug: string) =>
+  (await db.write.query<{ n: number }>('SELECT jobs_count AS n FROM companies WHERE slug = $1', [slug]))
+    .rows[0].n;
+
+describe('afterLoad', () => {
+  const all = Array.from({ length: 300 }, (_, i) => posting(i + 1));
+
+  it('vacuums after a load that wrote a sizeable share of the table, not after a small one', async () => {
+    expect(await load([...COMPANIES, ...all])).toBe(300);
+    expect(await vacuums()).toBe(1);
+    expect(await jobsCount('odd-works')).toBe(150);
+
+    // An identical re-load writes nothing: no vacuum.
+    expect(await load(all)).toBe(0);
+    expect(await vacuums()).toBe(1);
+
+    // One changed posting (under 1 % of 300 rows): the counts are refreshed, the table is not vacuumed.
+    expect(await load([posting(1, 'Staff Platform Engineer'), posting(301)])).toBe(2);
+    expect(await vacuums()).toBe(1);
+    expect(await jobsCount('odd-works')).toBe(151);
+
+    // Ten changed postings (over 1 %): vacuumed.
+    expect(await load(all.slice(0, 10).map((p) => ({ ...p, title: `${p.title} II` })))).toBe(10);
+    expect(await vacuums()).toBe(2);
+  });
+});
