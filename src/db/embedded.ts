@@ -81,8 +81,11 @@ function serverFlags(): string[] {
     effective_cache_size: `${Math.round(os.totalmem() / 2 / 2 ** 20)}MB`,
     // Local disks: random reads cost little more than sequential ones, so index paths are not penalised.
     random_page_cost: '1.1',
-    // Fewer checkpoints (and full-page writes) during bulk loads.
-    max_wal_size: '4GB',
+    // A change round at a million jobs writes ~4 GB of WAL, mostly full-page images of the pages it
+    // touches; a checkpoint in the middle makes every page touched again (the closing VACUUM) log its
+    // image twice. These keep a round between two checkpoints (a crash replays up to 30 minutes of WAL).
+    max_wal_size: '16GB',
+    checkpoint_timeout: '30min',
     work_mem: '16MB',
     max_connections: '200',
     fsync: 'on',
