@@ -7,6 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { parseOptions, USAGE } from './lib/args.ts';
+import { type Drain, drainFeed } from './lib/drain.ts';
 import { drive } from './lib/drive.ts';
 import { buildKinds, buildVariedKinds, type Kind, pickParameters, sampleData } from './lib/mix.ts';
 import { buildService, cli, freePort, ROOT, rssSampler, startServer } from './lib/proc.ts';
@@ -128,7 +129,7 @@ async function main() {
   } else say(`reusing the database: ${before} jobs`);
   const base = loads[0];
   const loaderRate = base ? Math.round(base.lines / base.seconds) : null;
-  let t = performance.now();
+  const t = performance.now();
   await pool.query('VACUUM (ANALYZE)');
   const vacuumSeconds = r1((performance.now() - t) / 1000);
   const { rows: popRows } = await pool.query<{ state: number; n: number }>(
@@ -286,25 +287,14 @@ async function main() {
     results.push({ ...worst, kind: `mix during ${file} (worst of ${windows.length})` });
   }
 
-  // 9. Feed drain: one client pages the whole feed.
-  say('draining the feed…');
-  let rows = 0;
-  let pages = 0;
-  let next: string | null = '/v1/jobs/feed?since=3650d&limit=1000';
-  t = performance.now();
-  while (next) {
-    const res = await fetch(service.base + next, { headers: { authorization: `Bearer ${key}` } });
-    if (res.status !== 200) throw new Error(`feed drain: ${res.status} ${await res.text()}`);
-    const page = (await res.json()) as { count: number; next_cursor: string | null };
-    rows += page.count;
-    pages++;
-    next = page.next_cursor
-      ? `/v1/jobs/feed?since=3650d&limit=1000&cursor=${encodeURIComponent(page.next_cursor)}`
-      : null;
+  // 9. Feed drain: one client pages the whole feed, over one connection, then with Node's fetch.
+  const drains: Drain[] = [];
+  for (const client of ['one connection', 'fetch'] as const) {
+    say(`draining the feed (${client})…`);
+    const d = await drainFeed(service.base, key, client);
+    drains.push(d);
+    say(`  ${d.rows} rows in ${d.pages} pages, ${d.seconds} s (${d.rows_per_s} rows/s)`);
   }
-  const drainSeconds = (performance.now() - t) / 1000;
-  const drain = { rows, pages, seconds: r1(drainSeconds), rows_per_s: Math.round(rows / drainSeconds) };
-  say(`  ${rows} rows in ${pages} pages, ${r1(drainSeconds)} s (${drain.rows_per_s} rows/s)`);
 
   const serviceRss = serviceMem.stop();
   const baselineRss = baselineMem.stop();
@@ -345,7 +335,7 @@ async function main() {
     parameters: shown,
     memory: { service: serviceRss, baseline: baselineRss },
     first_request_ms: firstRequest,
-    feed_drain: drain,
+    feed_drain: drains,
     kinds: results,
     mix_during_rounds: duringRounds.map((r) => ({ file: r.file, ...r.service })),
     service_log_tail: warnings,
@@ -377,7 +367,7 @@ async function main() {
         )
         .join('; ') || 'none'
     }`,
-    `feed drain: ${drain.rows_per_s} rows/s (${rows} rows, ${pages} pages of 1000)`,
+    `feed drain: ${drains.map((d) => `${d.rows_per_s} rows/s (${d.client})`).join(', ')}; ${drains[0].rows} rows, ${drains[0].pages} pages of 1000`,
     `peak RSS: service ${serviceRss.peak_tree_rss_mb} MB over ${serviceRss.processes} processes (largest process ${serviceRss.peak_process_hwm_mb} MB); baseline ${baselineRss.peak_tree_rss_mb} MB (${ratio(serviceRss.peak_tree_rss_mb, baselineRss.peak_tree_rss_mb)})`,
     `${opts.duration} s per kind, ${opts.connections} connections; figures (ratio to the baseline):`,
     '',

@@ -4,6 +4,7 @@
 // and each account (all its keys) at most `perKey`. Past the key's share the answer is 429, past the process's 503, both
 // with Retry-After, so one key's heavy queries cannot take the pool and everyone's latency with them.
 import { errors } from '../errors.ts';
+import { isLargeFeedPage, LARGE_FEED_PAGE } from '../search/feeds.ts';
 
 export interface ExpensiveLimits {
   perProcess: number;
@@ -14,15 +15,9 @@ export interface ExpensiveLimits {
 const DEEP_OFFSET = 1000;
 
 /** Whether a request to `path` with these validated parameters is expensive work. */
-/** Feed pages above this size that include descriptions take megabytes to build and to hold. */
-const LARGE_FEED_PAGE = 200;
-
 export function isExpensive(path: string, params: Record<string, unknown>): boolean {
   if (path === '/v1/jobs/feed' || path === '/v1/jobs/modified')
-    return (
-      params.description_format !== undefined &&
-      ((params.limit as number | undefined) ?? 200) > LARGE_FEED_PAGE
-    );
+    return isLargeFeedPage((params.limit as number | undefined) ?? 200, params.description_format);
   if (path !== '/v1/jobs' && path !== '/v1/jobs/count') return false;
   if (params.collapse !== undefined) return true;
   if (params.description !== undefined || params.description_advanced !== undefined) return true;

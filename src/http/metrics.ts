@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import client from 'prom-client';
 import { ApiError } from '../errors.ts';
+import { readAheadStats } from '../search/feed-read-ahead.ts';
 import type { TotalsCache } from '../search/totals.ts';
 import type { Limiter } from '../limiter/limits.ts';
 
@@ -67,6 +68,17 @@ new client.Counter({
     }
     this.inc({ result: 'hit' }, hits);
     this.inc({ result: 'miss' }, misses);
+  },
+});
+
+new client.Counter({
+  name: 'feed_read_ahead_total',
+  help: 'Feed pages read ahead for a client following its cursors, by outcome (served, or discarded after a data change)',
+  labelNames: ['outcome'] as const,
+  collect() {
+    this.reset();
+    this.inc({ outcome: 'served' }, readAheadStats.served);
+    this.inc({ outcome: 'discarded' }, readAheadStats.discarded);
   },
 });
 

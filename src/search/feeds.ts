@@ -25,6 +25,13 @@ const KEY: Record<FeedKind, { col: string; where: string }> = {
   expired: { col: 'j.expired_at', where: `j.expired_at IS NOT NULL AND j.state <> ${JobState.Live}` },
 };
 
+/** Feed pages above this size that include descriptions take megabytes to build and to hold. */
+export const LARGE_FEED_PAGE = 200;
+
+/** A page that is expensive work (http/expensive.ts) and that is never read ahead. */
+export const isLargeFeedPage = (limit: number, descriptionFormat: unknown): boolean =>
+  descriptionFormat !== undefined && limit > LARGE_FEED_PAGE;
+
 export interface FeedPage {
   rows: string[];
   nextCursor: string | null;

@@ -7,6 +7,8 @@ import { afterLoad, writtenBy } from '../../src/service/schedules.ts';
 import { prepareDatabase } from '../../src/service/setup.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 
+type Posting = { kind: 'posting' } & PostingRecord;
+
 let db: TestDb;
 beforeAll(async () => {
   db = await createTestDb();
@@ -14,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-const posting = (n: number, title = `Platform Engineer ${n}`): PostingRecord => ({
+const posting = (n: number, title = `Platform Engineer ${n}`): Posting => ({
   kind: 'posting',
   id: `greenhouse:tidy-${n}`,
   source: 'greenhouse',

@@ -170,6 +170,8 @@ describe('GET /metrics with two workers', () => {
     const lookups = value('totals_cache_lookups_total');
     expect(value('totals_cache_lookups_total', { result: 'miss' })).toBeGreaterThan(0);
     expect(lookups).toBeGreaterThanOrEqual(4);
+    expect(types.get('feed_read_ahead_total')).toBe('counter');
+    expect(value('feed_read_ahead_total', { outcome: 'served' })).toBeGreaterThanOrEqual(0);
 
     const version = await db.write.query('SELECT version FROM data_version');
     expect(value('data_version')).toBe(Number(version.rows[0].version));

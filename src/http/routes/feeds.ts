@@ -1,14 +1,17 @@
 // The three sync feeds: /v1/jobs/feed, /v1/jobs/modified, /v1/jobs/expired.
-import { readFeed } from '../../search/feeds.ts';
+import { readFeedPage } from '../../search/feed-read-ahead.ts';
 import { feedBody } from '../envelopes.ts';
 import type { Window } from '../params/codecs.ts';
-import { type Route, route } from './types.ts';
+import { type AppContext, type Route, route } from './types.ts';
 
 const DEFAULT_WINDOW: Window = { text: '24h', ms: 86_400_000 };
 
 /** Where a feed's window starts: the absolute start when given (it wins over `since`), else `since` ago. */
 const windowStart = (instant: string | undefined, since: Window = DEFAULT_WINDOW) =>
   instant ? { instant } : { ms: since.ms };
+
+/** The data version a page read ahead is checked against: known only when reads go to the primary. */
+const readAheadVersion = (ctx: AppContext) => (ctx.db.readIsPrimary ? ctx.dataVersion : undefined);
 
 export const feedRoutes: Route[] = [
   route({
@@ -21,13 +24,18 @@ export const feedRoutes: Route[] = [
     async handle(ctx, params) {
       const since = params.since ?? DEFAULT_WINDOW;
       const instant = params.created_gte;
-      const page = await readFeed(ctx.db.read, ctx.cursorSecret, {
-        kind: 'feed',
-        start: windowStart(instant, since),
-        limit: params.limit ?? 200,
-        cursor: params.cursor,
-        descriptionFormat: params.description_format,
-      });
+      const page = await readFeedPage(
+        ctx.db.read,
+        ctx.cursorSecret,
+        {
+          kind: 'feed',
+          start: windowStart(instant, since),
+          limit: params.limit ?? 200,
+          cursor: params.cursor,
+          descriptionFormat: params.description_format,
+        },
+        readAheadVersion(ctx),
+      );
       // The feed echoes the window it applied: the absolute start when given, else the relative window.
       return { body: feedBody(page, instant ?? since.text) };
     },
@@ -41,13 +49,18 @@ export const feedRoutes: Route[] = [
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const instant = params.modified_gte;
-      const page = await readFeed(ctx.db.read, ctx.cursorSecret, {
-        kind: 'modified',
-        start: windowStart(instant, params.since),
-        limit: params.limit ?? 200,
-        cursor: params.cursor,
-        descriptionFormat: params.description_format,
-      });
+      const page = await readFeedPage(
+        ctx.db.read,
+        ctx.cursorSecret,
+        {
+          kind: 'modified',
+          start: windowStart(instant, params.since),
+          limit: params.limit ?? 200,
+          cursor: params.cursor,
+          descriptionFormat: params.description_format,
+        },
+        readAheadVersion(ctx),
+      );
       return { body: feedBody(page) };
     },
   }),
@@ -60,12 +73,17 @@ export const feedRoutes: Route[] = [
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const instant = params.expired_gte;
-      const page = await readFeed(ctx.db.read, ctx.cursorSecret, {
-        kind: 'expired',
-        start: windowStart(instant, params.since),
-        limit: params.limit ?? 1000,
-        cursor: params.cursor,
-      });
+      const page = await readFeedPage(
+        ctx.db.read,
+        ctx.cursorSecret,
+        {
+          kind: 'expired',
+          start: windowStart(instant, params.since),
+          limit: params.limit ?? 1000,
+          cursor: params.cursor,
+        },
+        readAheadVersion(ctx),
+      );
       return { body: feedBody(page) };
     },
   }),

@@ -1,0 +1,86 @@
+// Read-ahead for clients that page a feed to its end. While a page travels to the client and the client
+// parses it, the next page (the one its `next_cursor` names) is already read from PostgreSQL; the
+// client's next request takes it instead of waiting for the query. A page read ahead is served only to
+// the request for exactly that cursor, window, size and format, only when the data version is still the
+// one of the request that started it (any load, expiry or fold in between discards it), and within a
+// few seconds; otherwise the request reads its page as it always does.
+//
+// HTTP workers are separate processes and a client's connections may land on different ones (Node's
+// fetch alternates two connections for back-to-back requests). A process therefore reads ahead only
+// for a client that came back to it: one whose cursor this process handed out itself. A client that
+// hops between processes costs no speculative query at all.
+import type pg from 'pg';
+import { type FeedPage, type FeedRequest, isLargeFeedPage, readFeed } from './feeds.ts';
+
+/** Pages smaller than this are cheap to read on demand and rarely part of a bulk sync. */
+export const READ_AHEAD_MIN_LIMIT = 100;
+/**
+ * Pages held or being read at once per process (each up to 3 MB): a bound on memory and on the pool's
+ * connections that speculative reads may take (the rest stay with requests).
+ */
+const MAX_PAGES = 2;
+/** Handed-out cursors remembered at once per process. */
+const MAX_CURSORS = 256;
+/** A page nobody asked for within this time is dropped, and a handed-out cursor forgotten. */
+const TTL_MS = 5_000;
+
+interface Ahead {
+  version: number;
+  at: number;
+  page: Promise<FeedPage | undefined>;
+}
+
+const pages = new Map<string, Ahead>();
+/** Cursors (as request keys) this process handed out lately, with when. */
+const handedOut = new Map<string, number>();
+/** What became of requests that could have used a page read ahead (for tests and metrics). */
+export const readAheadStats = { served: 0, discarded: 0 };
+
+const keyOf = (req: FeedRequest) =>
+  JSON.stringify([req.kind, req.start, req.limit, req.descriptionFormat ?? null, req.cursor ?? null]);
+
+function dropExpired(now: number): void {
+  for (const [k, a] of pages) if (now - a.at > TTL_MS) pages.delete(k);
+  for (const [k, at] of handedOut) if (now - at > TTL_MS) handedOut.delete(k);
+}
+
+/**
+ * A feed page, read ahead when possible. `version` is the data version the request was admitted at;
+ * without it (a replica whose visible version is not known) there is no read-ahead.
+ */
+export async function readFeedPage(
+  pool: pg.Pool,
+  secret: string,
+  req: FeedRequest,
+  version: number | undefined,
+): Promise<FeedPage> {
+  let page: FeedPage | undefined;
+  const now = Date.now();
+  dropExpired(now);
+  // Whether this client follows cursors on this process: then its next page is worth reading ahead.
+  let cameBack = false;
+  if (req.cursor !== undefined) {
+    const key = keyOf(req);
+    cameBack = handedOut.delete(key);
+    const ahead = pages.get(key);
+    if (ahead) {
+      cameBack = true;
+      pages.delete(key);
+      if (ahead.version === version) page = await ahead.page;
+      if (page) readAheadStats.served++;
+      else readAheadStats.discarded++;
+    }
+  }
+  page ??= await readFeed(pool, secret, req);
+  // Large pages with descriptions are expensive work, bounded per process and account: not read unasked.
+  const skip = req.limit < READ_AHEAD_MIN_LIMIT || isLargeFeedPage(req.limit, req.descriptionFormat);
+  if (version === undefined || !page.nextCursor || skip) return page;
+  const next = { ...req, cursor: page.nextCursor };
+  if (!cameBack) {
+    if (handedOut.size < MAX_CURSORS) handedOut.set(keyOf(next), now);
+  } else if (pages.size < MAX_PAGES) {
+    // A failed read ahead costs nothing: the request for that page reads it again.
+    pages.set(keyOf(next), { version, at: now, page: readFeed(pool, secret, next).catch(() => undefined) });
+  }
+  return page;
+}
