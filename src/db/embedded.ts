@@ -12,7 +12,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { openSync, closeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,7 +73,22 @@ function sharedBuffersMb(): number {
   return Math.max(128, Math.min(8192, Math.round(os.totalmem() / 4 / 2 ** 20)));
 }
 
-function serverFlags(): string[] {
+/**
+ * Whether the binaries ship a loadable module (`pg_prewarm.so`, `.dylib` or `.dll`): it is contrib, and
+ * a preload library that is missing would stop the server from starting at all.
+ */
+function hasModule(postgresBin: string, name: string): boolean {
+  const root = path.resolve(path.dirname(postgresBin), '..', 'lib');
+  return [path.join(root, 'postgresql'), root].some((d) => {
+    try {
+      return readdirSync(d).some((f) => f.startsWith(`${name}.`));
+    } catch {
+      return false;
+    }
+  });
+}
+
+function serverFlags(postgresBin: string): string[] {
   const settings: Record<string, string> = {
     listen_addresses: '127.0.0.1',
     unix_socket_directories: '',
@@ -90,6 +105,9 @@ function serverFlags(): string[] {
     max_connections: '200',
     fsync: 'on',
   };
+  // autoprewarm: the blocks in shared buffers are listed every 5 minutes and at shutdown, and read back
+  // in the background at start, so the first counts after a restart do not read the heap cold.
+  if (hasModule(postgresBin, 'pg_prewarm')) settings.shared_preload_libraries = 'pg_prewarm';
   return Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
 }
 
@@ -272,7 +290,7 @@ async function launch(
   const fd = openSync(log, 'a', 0o600);
   let child: ChildProcess;
   try {
-    child = spawn(postgres, ['-D', dir, '-p', String(port), ...serverFlags()], {
+    child = spawn(postgres, ['-D', dir, '-p', String(port), ...serverFlags(postgres)], {
       ...(owner ?? {}),
       detached: true,
       stdio: ['ignore', fd, fd],

@@ -60,6 +60,21 @@ describe('embedded PostgreSQL', () => {
     expect(await running()).toBe(false);
   });
 
+  it('keeps the list of its cached blocks across a restart (autoprewarm)', async () => {
+    const a = await startEmbedded(dir, 56510);
+    try {
+      const c = new pg.Client({ connectionString: a.url });
+      await c.connect();
+      const { rows } = await c.query('SHOW shared_preload_libraries');
+      await c.end();
+      expect(rows[0].shared_preload_libraries).toBe('pg_prewarm');
+    } finally {
+      await a.stop();
+    }
+    // Written at shutdown, read back at the next start.
+    expect((await fs.stat(path.join(dir, 'pg', 'autoprewarm.blocks'))).size).toBeGreaterThan(0);
+  });
+
   it('is joined by a second user and stopped only when the last one leaves', async () => {
     const a = await startEmbedded(dir, 56510);
     const b = await startEmbedded(dir, 56510);
