@@ -156,6 +156,7 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
  */
 export function rssSampler(pid: number) {
   let peakTree = 0;
+  let lastTree = 0;
   let peakProcess = 0;
   let processes = 0;
   const sample = () => {
@@ -166,6 +167,7 @@ export function rssSampler(pid: number) {
       sum += statusKb(p, 'VmRSS');
       peakProcess = Math.max(peakProcess, statusKb(p, 'VmHWM'));
     }
+    lastTree = sum;
     peakTree = Math.max(peakTree, sum);
   };
   sample();
@@ -177,6 +179,7 @@ export function rssSampler(pid: number) {
       clearInterval(timer);
       return {
         peak_tree_rss_mb: Math.round(peakTree / 1024),
+        end_tree_rss_mb: Math.round(lastTree / 1024),
         peak_process_hwm_mb: Math.round(peakProcess / 1024),
         processes,
       };
