@@ -122,12 +122,15 @@ async function main() {
       `  ${lines} postings in ${r1(seconds)} s (${Math.round(lines / seconds)}/s): ${JSON.stringify(report)}`,
     );
   };
-  // With --mix-during-round the rounds load later, under the mix (step 8b).
-  const later = opts.mixDuringRound && before === 0 ? files.slice(1) : [];
+  // With --mix-during-round the rounds load later, under the mix (step 8b); with --reuse too, on top of
+  // the reused database (which must then hold the base snapshot only).
+  const later = opts.mixDuringRound && (before === 0 || opts.reuse) ? files.slice(1) : [];
   if (before === 0) {
     for (const file of files.slice(0, files.length - later.length)) await loadFile(file);
   } else say(`reusing the database: ${before} jobs`);
-  const base = loads[0];
+  // The base snapshot's load, when this run made it; every later load is a round.
+  const base = before === 0 ? loads[0] : undefined;
+  const rounds = () => loads.filter((l) => l !== base);
   const loaderRate = base ? Math.round(base.lines / base.seconds) : null;
   const t = performance.now();
   await pool.query('VACUUM (ANALYZE)');
@@ -328,7 +331,7 @@ async function main() {
     load: {
       files: loads,
       loader_postings_per_s: loaderRate,
-      round_postings_per_s: loads.slice(1).map((l) => Math.round(l.lines / l.seconds)),
+      round_postings_per_s: rounds().map((l) => Math.round(l.lines / l.seconds)),
       rounds_loaded_under_the_mix: later.length > 0,
       vacuum_analyze_s: vacuumSeconds,
     },
@@ -359,8 +362,7 @@ async function main() {
     `load average (1/5/15 min): start ${loadStart.join(' ')}, end ${loadEnd.join(' ')}`,
     `loader: ${loaderRate ?? 'reused (not measured)'} postings/s${base ? ` (${base.lines} in ${base.seconds} s, incl. refresh and VACUUM of the ingest command)` : ''}; VACUUM (ANALYZE) ${vacuumSeconds} s`,
     `rounds: ${
-      loads
-        .slice(1)
+      rounds()
         .map(
           (l) =>
             `${l.file} ${Math.round(l.lines / l.seconds)} postings/s (${l.lines} in ${l.seconds} s${later.length ? ', under the mix' : ''})`,
