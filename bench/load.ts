@@ -3,7 +3,7 @@
 // wall), the CPU seconds of the loader's processes and of PostgreSQL's, the loader's peak RSS and, with
 // --in-process, where the time of each batch went (stage timings). See bench/README.md, "The write path".
 //
-//   --dir DIR        cluster directory (default bench/data/load; emptied first unless --keep)
+//   --dir DIR        cluster directory (default bench/data/load; its cluster removed first unless --keep)
 //   --port P         port of the embedded server (default 54340)
 //   --keep           keep the cluster and its rows (load on top of an earlier run)
 //   --root DIR       run the ingest command of another checkout (A/B against a baseline commit)
@@ -94,7 +94,10 @@ function cpuSampler(roots: () => number[]) {
   };
 }
 
-if (!flag('keep')) rmSync(dir, { recursive: true, force: true });
+// Only the cluster and its password go: a dataset kept in the same directory stays.
+if (!flag('keep'))
+  for (const part of ['pg', 'credentials.json'])
+    rmSync(path.join(dir, part), { recursive: true, force: true });
 const server = await startEmbedded(dir, port);
 const postmaster = Number(readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
 const env = { DATABASE_URL: server.url, LOG_LEVEL: 'warn' };
