@@ -73,7 +73,7 @@ new client.Counter({
 
 new client.Counter({
   name: 'feed_read_ahead_total',
-  help: 'Feed pages read ahead for a client following its cursors, by outcome (served, or discarded after a data change)',
+  help: 'Feed pages read ahead for a client following its cursors, by outcome (served, or discarded: the data changed or the read failed)',
   labelNames: ['outcome'] as const,
   collect() {
     this.reset();
