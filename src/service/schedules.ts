@@ -59,6 +59,7 @@ const VACUUM_SHARE = 0.01;
  * coverage, then `VACUUM (ANALYZE)` of jobs. Given the row versions the load wrote (`written`), the
  * refresh runs only when something changed and the vacuum only when they are a sizeable share of the
  * table: a small crawl or a re-load of unchanged postings does not pay a full pass over a million rows.
+ * Without `written` (a crawl round) it refreshes and leaves vacuuming to autovacuum.
  */
 export async function afterLoad(db: Db, written?: number): Promise<void> {
   const expired = await expireDue(db);
