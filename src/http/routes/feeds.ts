@@ -1,5 +1,6 @@
 // The three sync feeds: /v1/jobs/feed, /v1/jobs/modified, /v1/jobs/expired.
 import { readFeedPage } from '../../search/feed-read-ahead.ts';
+import type { FeedRequest } from '../../search/feeds.ts';
 import { feedBody } from '../envelopes.ts';
 import type { Window } from '../params/codecs.ts';
 import { type AppContext, type Route, route } from './types.ts';
@@ -10,8 +11,12 @@ const DEFAULT_WINDOW: Window = { text: '24h', ms: 86_400_000 };
 const windowStart = (instant: string | undefined, since: Window = DEFAULT_WINDOW) =>
   instant ? { instant } : { ms: since.ms };
 
-/** The data version a page read ahead is checked against: known only when reads go to the primary. */
-const readAheadVersion = (ctx: AppContext) => (ctx.db.readIsPrimary ? ctx.dataVersion : undefined);
+/**
+ * A page of a feed, read ahead when possible; the data version a page read ahead is checked against is
+ * known only when reads go to the primary.
+ */
+const feedPage = (ctx: AppContext, req: FeedRequest) =>
+  readFeedPage(ctx.db.read, ctx.cursorSecret, req, ctx.db.readIsPrimary ? ctx.dataVersion : undefined);
 
 export const feedRoutes: Route[] = [
   route({
@@ -24,18 +29,13 @@ export const feedRoutes: Route[] = [
     async handle(ctx, params) {
       const since = params.since ?? DEFAULT_WINDOW;
       const instant = params.created_gte;
-      const page = await readFeedPage(
-        ctx.db.read,
-        ctx.cursorSecret,
-        {
-          kind: 'feed',
-          start: windowStart(instant, since),
-          limit: params.limit ?? 200,
-          cursor: params.cursor,
-          descriptionFormat: params.description_format,
-        },
-        readAheadVersion(ctx),
-      );
+      const page = await feedPage(ctx, {
+        kind: 'feed',
+        start: windowStart(instant, since),
+        limit: params.limit ?? 200,
+        cursor: params.cursor,
+        descriptionFormat: params.description_format,
+      });
       // The feed echoes the window it applied: the absolute start when given, else the relative window.
       return { body: feedBody(page, instant ?? since.text) };
     },
@@ -49,18 +49,13 @@ export const feedRoutes: Route[] = [
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const instant = params.modified_gte;
-      const page = await readFeedPage(
-        ctx.db.read,
-        ctx.cursorSecret,
-        {
-          kind: 'modified',
-          start: windowStart(instant, params.since),
-          limit: params.limit ?? 200,
-          cursor: params.cursor,
-          descriptionFormat: params.description_format,
-        },
-        readAheadVersion(ctx),
-      );
+      const page = await feedPage(ctx, {
+        kind: 'modified',
+        start: windowStart(instant, params.since),
+        limit: params.limit ?? 200,
+        cursor: params.cursor,
+        descriptionFormat: params.description_format,
+      });
       return { body: feedBody(page) };
     },
   }),
@@ -73,17 +68,12 @@ export const feedRoutes: Route[] = [
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const instant = params.expired_gte;
-      const page = await readFeedPage(
-        ctx.db.read,
-        ctx.cursorSecret,
-        {
-          kind: 'expired',
-          start: windowStart(instant, params.since),
-          limit: params.limit ?? 1000,
-          cursor: params.cursor,
-        },
-        readAheadVersion(ctx),
-      );
+      const page = await feedPage(ctx, {
+        kind: 'expired',
+        start: windowStart(instant, params.since),
+        limit: params.limit ?? 1000,
+        cursor: params.cursor,
+      });
       return { body: feedBody(page) };
     },
   }),
