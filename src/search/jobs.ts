@@ -12,6 +12,7 @@ import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { JobState } from '../model/job-state.ts';
 import type { Counted } from '../model/totals.ts';
 import { type TotalsCache, VERSION_SQL } from './totals.ts';
+import { readValueTotal, valueTotalOf } from './value-totals.ts';
 
 export interface SearchRequest {
   filters: JobFilters;
@@ -212,6 +213,17 @@ async function exactCount(
     );
     return { n: Number(rows[0].n), version: Number(rows[0].version) };
   };
+  // One value of one kept filter: its total is a look-up, never a count.
+  const kept = collapse ? undefined : valueTotalOf(filters);
+  if (kept) {
+    const cached = version === undefined ? undefined : totals?.get(version, key);
+    if (cached !== undefined) return cached;
+    const read = await readValueTotal(db, kept);
+    if (read) {
+      totals?.remember(read.version, key, read.n);
+      return read.n;
+    }
+  }
   if (totals === undefined || version === undefined || filters.time_frame) return (await count()).n;
   return totals.resolve(version, key, count, (from) => replayCount(db, filters, from, collapse));
 }

@@ -85,7 +85,7 @@ export class TotalsCache {
     if (!running) {
       running = this.compute(version, key, count, replay)
         .then((r) => {
-          this.set(r.version, key, r.n);
+          this.remember(r.version, key, r.n);
           return r.n;
         })
         .finally(() => this.counting.delete(k));
@@ -127,7 +127,8 @@ export class TotalsCache {
     }
   }
 
-  private set(version: number, key: string, total: number): void {
+  /** Keeps a total known exact at `version` (counted, or read from value_totals). */
+  remember(version: number, key: string, total: number): void {
     this.map.set(`${version}|${key}`, total);
     while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
   }

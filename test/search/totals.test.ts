@@ -84,8 +84,9 @@ describe('totals brought forward across expiries', () => {
     const ctx = { pool: t.db.read, cursorSecret: 's', totals: cache };
     const fresh = (f: JobFilters, groups = false) =>
       countJobs({ pool: t.db.read, cursorSecret: 's' }, f, groups);
-    const us: JobFilters = { country: ['US'] };
-    const de: JobFilters = { country: ['DE'] };
+    // Two countries each (AQ has no jobs): one value of one filter is a kept total, never replayed.
+    const us: JobFilters = { country: ['US', 'AQ'] };
+    const de: JobFilters = { country: ['DE', 'AQ'] };
     const later = new Date(Date.now() + 3_600_000).toISOString();
     // Distinct titles: postings alike in employer, title and place would fold as duplicates.
     const rec = (id: string, source: string, country: string) => ({

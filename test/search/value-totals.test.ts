@@ -1,0 +1,195 @@
+// Totals kept per filter value (value_totals) stay equal to counting the live rows, through every kind of
+// write, and a search with one such filter of one value answers that total.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeExpired } from '../../src/db/jobs-write.ts';
+import { expireDue, ingestRecords } from '../../src/ingest/pipeline.ts';
+import { compileFilters, type JobFilters } from '../../src/search/filters.ts';
+import { countJobs } from '../../src/search/jobs.ts';
+import { sql } from '../../src/search/sql.ts';
+import { valueTotalOf } from '../../src/search/value-totals.ts';
+import { createJobsFixture, type Fixture } from '../helpers/jobs-fixture.ts';
+
+let f: Fixture;
+beforeAll(async () => {
+  f = await createJobsFixture();
+});
+afterAll(async () => {
+  await f.close();
+});
+
+/** Every value's live total, counted from the rows by a query of its own (zero totals left out). */
+async function recount(): Promise<Record<string, number>> {
+  const lists: [string, string][] = [
+    ['country', 'country_codes'],
+    ['city', 'cities'],
+    ['region', 'regions'],
+    ['continent', 'continents'],
+    ['skill', 'skills'],
+    ['taxonomy', 'taxonomies'],
+    ['employment_type', 'employment_type'],
+    ['education', 'education'],
+    ['title', 'tsvector_to_array(title_tsv)'],
+  ];
+  const scalars = ['work_arrangement', 'seniority', 'experience_level', 'language', 'remote'];
+  const parts = [
+    ...lists.map(
+      ([dim, col]) =>
+        `SELECT '${dim}' AS dim, v AS value, count(DISTINCT id) AS n FROM jobs, unnest(${col}) AS v WHERE state = 0 GROUP BY v`,
+    ),
+    ...scalars.map(
+      (c) =>
+        `SELECT '${c}', ${c}::text, count(*) FROM jobs WHERE state = 0 AND ${c} IS NOT NULL GROUP BY ${c}`,
+    ),
+  ];
+  const { rows } = await f.db.write.query<{ dim: string; value: string; n: string }>(
+    parts.join(' UNION ALL '),
+  );
+  return Object.fromEntries(rows.map((r) => [`${r.dim}|${r.value}`, Number(r.n)]));
+}
+
+async function kept(): Promise<Record<string, number>> {
+  const { rows } = await f.db.write.query<{ dim: string; value: string; n: string }>(
+    'SELECT dim, value, n FROM value_totals WHERE n <> 0',
+  );
+  return Object.fromEntries(rows.map((r) => [`${r.dim}|${r.value}`, Number(r.n)]));
+}
+
+/** The count of `filters` by counting rows, as a search without a kept total does. */
+async function counted(filters: JobFilters): Promise<number> {
+  const { rows } = await f.db.write.query(
+    sql`SELECT count(*) AS n FROM jobs j WHERE ${compileFilters(filters)}`,
+  );
+  return Number(rows[0].n);
+}
+
+const rec = (id: string, countries: string[], over: Record<string, unknown> = {}) => ({
+  kind: 'posting' as const,
+  id: `lever:vt-${id}`,
+  source: 'lever',
+  title: `Value Totals Analyst ${id}`,
+  company: { name: 'Value Totals Co' },
+  url: `https://value-totals.example/${id}`,
+  location: { countries },
+  expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+  ...over,
+});
+
+describe('value totals', () => {
+  it('equal the live rows counted, after loads, changes, folding, expiry, purge and truncation', async () => {
+    const check = async () => expect(await kept()).toEqual(await recount());
+    await check();
+    expect(Object.keys(await kept()).length).toBeGreaterThan(20);
+
+    await ingestRecords(f.db, [
+      rec('a', ['Germany'], { skills: ['python', 'sql'] }),
+      rec('b', ['Germany', 'France']),
+    ]);
+    await check();
+    // A change of countries and title moves the job between values; an identical re-load changes nothing.
+    await ingestRecords(f.db, [rec('a', ['Spain'], { title: 'Value Totals Engineer a' })]);
+    await ingestRecords(f.db, [rec('a', ['Spain'], { title: 'Value Totals Engineer a' })]);
+    await check();
+    // A copy on a job board folds into its original: it never counts.
+    await ingestRecords(f.db, [
+      { ...rec('b', ['Germany', 'France']), id: 'careerboard:vt-bc', source: 'careerboard' },
+    ]);
+    expect(
+      (await f.db.write.query("SELECT state FROM jobs WHERE id = 'careerboard:vt-bc'")).rows[0].state,
+    ).toBe(2);
+    await check();
+    // b expires and its copy takes its place; then the copy expires too.
+    await f.db.write.query(
+      "UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = 'lever:vt-b'",
+    );
+    expect(await expireDue(f.db)).toBe(1);
+    await check();
+    expect(await counted({ country: ['FR'] })).toBeGreaterThan(0);
+    await f.db.write.query(
+      "UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = 'careerboard:vt-bc'",
+    );
+    expect(await expireDue(f.db)).toBe(1);
+    await check();
+    // Purging expired rows deletes them.
+    await f.db.write.query("UPDATE jobs SET expired_at = now() - interval '10 days' WHERE state = 1");
+    await purgeExpired(f.db.write, 1);
+    expect((await f.db.write.query('SELECT count(*)::int AS n FROM jobs WHERE state = 1')).rows[0].n).toBe(0);
+    await check();
+  });
+
+  it('stay exact when two transactions change the same values at once', async () => {
+    await ingestRecords(f.db, [rec('c', ['Italy']), rec('d', ['Italy'])]);
+    const one = await f.db.write.connect();
+    const two = await f.db.write.connect();
+    try {
+      await one.query('BEGIN');
+      await two.query('BEGIN');
+      await one.query("UPDATE jobs SET country_codes = '{PT}' WHERE id = 'lever:vt-c'");
+      // Waits for `one` on the row of IT|PT's totals, then adds to what `one` committed.
+      const waiting = two.query("UPDATE jobs SET country_codes = '{PT}' WHERE id = 'lever:vt-d'");
+      await new Promise((r) => setTimeout(r, 100));
+      await one.query('COMMIT');
+      await waiting;
+      await two.query('COMMIT');
+    } finally {
+      one.release();
+      two.release();
+    }
+    expect((await kept())['country|PT']).toBe(2);
+    expect(await kept()).toEqual(await recount());
+  });
+
+  it('answer a search with one filter of one value, exactly as counting would', async () => {
+    const ctx = { pool: f.db.read, cursorSecret: 's' };
+    const values = await kept();
+    const asFilter: Record<string, (v: string) => JobFilters> = {
+      country: (v) => ({ country: [v] }),
+      city: (v) => ({ city: [v] }),
+      skill: (v) => ({ skill: [v] }),
+      taxonomy: (v) => ({ taxonomies: [v] }),
+      seniority: (v) => ({ seniority: [v] }),
+      remote: (v) => ({ remote: v === 'true' }),
+    };
+    let checked = 0;
+    for (const key of Object.keys(values)) {
+      const [dim, value] = key.split('|');
+      const make = asFilter[dim];
+      if (!make) continue;
+      const filters = make(value);
+      expect(valueTotalOf(filters)).toBeDefined();
+      expect(await countJobs(ctx, filters, false), key).toBe(await counted(filters));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(10);
+    // Words of the stored titles: one lexeme each is a kept total; a value nobody has is 0.
+    const { rows } = await f.db.write.query<{ w: string }>(
+      "SELECT DISTINCT lower(w) AS w FROM jobs, regexp_split_to_table(title_raw, '[^A-Za-z]+') AS w WHERE w <> ''",
+    );
+    for (const { w } of rows) {
+      const filters: JobFilters = { title: `'${w}'` };
+      expect(await countJobs(ctx, filters, false), w).toBe(await counted(filters));
+    }
+    expect(await countJobs(ctx, { country: ['AQ'] }, false)).toBe(0);
+    // Stop words and phrases are counted: the same answer.
+    for (const title of ["'the'", "'senior engineer'", "'data-science'"])
+      expect(await countJobs(ctx, { title }, false), title).toBe(await counted({ title }));
+  });
+
+  it('are used only for one value of one kept filter', () => {
+    expect(valueTotalOf({ country: ['GB', 'GB'] })).toEqual({ dim: 'country', value: 'GB' });
+    expect(valueTotalOf({ country: ['GB', 'US'] })).toBeUndefined();
+    expect(valueTotalOf({ country: ['GB'], remote: true })).toBeUndefined();
+    expect(valueTotalOf({ skill: ['sql', 'python'] })).toBeUndefined();
+    expect(valueTotalOf({ remote: false })).toEqual({ dim: 'remote', value: 'false' });
+    expect(valueTotalOf({ title: "'analyst'" })).toEqual({ title: "'analyst'" });
+    expect(valueTotalOf({ title: "'senior engineer'" })).toBeUndefined();
+    expect(valueTotalOf({ title: "'a' & 'b'" })).toBeUndefined();
+    expect(valueTotalOf({ description: "'excel'" })).toBeUndefined();
+    expect(valueTotalOf({ time_frame: { text: '7d', ms: 604_800_000 } })).toBeUndefined();
+    expect(valueTotalOf({})).toBeUndefined();
+  });
+
+  it('are emptied with the table', async () => {
+    await f.db.write.query('TRUNCATE jobs CASCADE');
+    expect(await kept()).toEqual({});
+  });
+});
