@@ -116,7 +116,7 @@ export async function buildDeferredIndexes(pool: pg.Pool, onProgress?: IndexProg
 async function buildIndexes(pool: pg.Pool, onProgress?: IndexProgress): Promise<void> {
   const { rows } = await pool.query<{ name: string; def: string }>(
     // The largest (the description's tsvector) first, so the builders finish together.
-    `SELECT name, def FROM deferred_indexes ORDER BY (name = 'jobs_live_text_tsv') DESC, name`,
+    `SELECT name, def FROM deferred_indexes ORDER BY (name = 'jobs_live_text') DESC, name`,
   );
   if (!rows.length) return;
   let built = 0;
