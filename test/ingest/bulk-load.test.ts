@@ -134,6 +134,13 @@ describe('bulk load with deferred search indexes', () => {
       // The country is tested in the same index scan (its second column), not on each match's row.
       expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Cond: .*country_codes/);
       expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).not.toMatch(/Filter: .*text_tsv/);
+      // A search without a description never uses it, though its second column holds the countries.
+      const country = compileFilters({ country: ['US'] });
+      const other = await client.query(
+        `EXPLAIN (COSTS OFF) SELECT id FROM jobs j WHERE ${country.text}`,
+        country.values,
+      );
+      expect(other.rows.map((r) => r['QUERY PLAN']).join('\n')).not.toMatch(/jobs_live_text/);
       await client.query('ROLLBACK');
     } finally {
       client.release(true);
