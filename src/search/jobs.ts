@@ -6,7 +6,7 @@ import { withSnapshot } from '../db/pool.ts';
 import { dataVersion } from '../db/stats.ts';
 import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
 import { compileFilters, type JobFilters } from './filters.ts';
-import { pageStrategy } from './plan.ts';
+import { type PageStrategy, pageStrategy } from './plan.ts';
 import { type DescriptionFormat, descriptionColumn, type JobRow, renderJob } from './render.ts';
 import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { JobState } from '../model/job-state.ts';
@@ -86,24 +86,24 @@ async function pageRows(
   where: Sql,
   after: CursorPosition | undefined,
   offset: number,
-  walk: number | undefined,
+  plan: PageStrategy,
 ): Promise<PageRow[]> {
   const keyset = after ? sql`(j.posted_at, j.id) < (${after.at}::timestamptz, ${after.id})` : sql`true`;
-  // The walk: the newest live rows (at most `walk`), then the filters; LIMIT keeps them from being pushed
-  // into the scan, so PostgreSQL reads the sort index in order and stops when the page is full.
-  const from =
-    walk === undefined
-      ? sql`jobs j`
-      : sql`(SELECT * FROM jobs j WHERE j.state = ${stateIs(JobState.Live)} AND ${keyset}
-          ORDER BY j.posted_at DESC, j.id DESC LIMIT ${walk}) j`;
+  const page = sql`ORDER BY j.posted_at DESC, j.id DESC LIMIT ${req.limit + 1} OFFSET ${offset}`;
+  // Keys first: rows skipped by OFFSET are never joined or rendered.
+  const ids =
+    plan.kind === 'walk'
+      ? // The newest live rows (at most the budget), then the filters; LIMIT keeps them from being pushed
+        // into the scan, so PostgreSQL reads the sort index in order and stops when the page is full.
+        sql`ids AS (SELECT j.id, j.posted_at FROM (SELECT * FROM jobs j WHERE j.state = ${stateIs(JobState.Live)} AND ${keyset}
+              ORDER BY j.posted_at DESC, j.id DESC LIMIT ${plan.budget}) j WHERE ${where} AND ${keyset} ${page})`
+      : plan.kind === 'sort'
+        ? // Every match (few), then the page: MATERIALIZED keeps PostgreSQL from walking the sort index.
+          sql`m AS MATERIALIZED (SELECT j.id, j.posted_at FROM jobs j WHERE ${where} AND ${keyset}),
+              ids AS (SELECT j.id, j.posted_at FROM m j ${page})`
+        : sql`ids AS (SELECT j.id, j.posted_at FROM jobs j WHERE ${where} AND ${keyset} ${page})`;
   const query = sql`
-    WITH ids AS (
-      -- Keys first: rows skipped by OFFSET are never joined or rendered.
-      SELECT j.id, j.posted_at FROM ${from}
-      WHERE ${where} AND ${keyset}
-      ORDER BY j.posted_at DESC, j.id DESC
-      LIMIT ${req.limit + 1} OFFSET ${offset}
-    )
+    WITH ${ids}
     SELECT ${fields(req.descriptionFormat)}
     FROM ids JOIN jobs j ON j.id = ids.id LEFT JOIN companies c ON c.slug = j.company_slug
     ORDER BY ids.posted_at DESC, ids.id DESC`;
@@ -124,8 +124,16 @@ async function searchFlat(ctx: SearchContext, req: SearchRequest, c: Compiled): 
         ? 0
         : await exactCount(ctx.pool, ctx.totals, version, {}, LIVE_WHERE, LIVE_KEY, false);
     const plan = pageStrategy(offset + req.limit + 1, total, live);
-    if (plan.kind === 'walk') rows = await pageRows(ctx, req, c.rowWhere, after, offset, plan.budget);
-    if (rows.length <= req.limit) rows = await pageRows(ctx, req, c.where, after, offset, undefined);
+    if (plan.kind === 'walk') rows = await pageRows(ctx, req, c.rowWhere, after, offset, plan);
+    if (rows.length <= req.limit)
+      rows = await pageRows(
+        ctx,
+        req,
+        c.where,
+        after,
+        offset,
+        plan.kind === 'sort' ? plan : { kind: 'index' },
+      );
   }
   const more = rows.length > req.limit;
   const page = rows.slice(0, req.limit);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { jobFilterParams } from '../../src/http/params/registry.ts';
 import { compileFilters, type JobFilters } from '../../src/search/filters.ts';
-import { MAX_WALK, pageStrategy } from '../../src/search/plan.ts';
+import { MAX_SORTED, MAX_WALK, pageStrategy } from '../../src/search/plan.ts';
 import { sql } from '../../src/search/sql.ts';
 
 const compiled = (f: JobFilters) => {
@@ -120,9 +120,13 @@ describe('page strategy', () => {
     // 51 rows wanted, a tenth of 1M live rows match: about 510 rows expected, 2,040 budgeted.
     expect(pageStrategy(51, 100_000, 1_000_000)).toEqual({ kind: 'walk', budget: 2040 });
   });
-  it('goes through the indexes when matches are rare, the walk too long, or the totals unknown', () => {
-    expect(pageStrategy(51, 100, 1_000_000)).toEqual({ kind: 'index' });
-    expect(pageStrategy(5051, 5_000, 10_000_000)).toEqual({ kind: 'index' });
+  it('fetches and sorts every match when they are few and the walk would read more rows', () => {
+    expect(pageStrategy(51, 100, 1_000_000)).toEqual({ kind: 'sort' });
+    expect(pageStrategy(5051, 5_000, 10_000_000)).toEqual({ kind: 'sort' });
+    expect(pageStrategy(51, MAX_SORTED, 10_000_000)).toEqual({ kind: 'sort' });
+  });
+  it('leaves the plan to PostgreSQL when matches are many and the walk too long, or the totals unknown', () => {
+    expect(pageStrategy(51, MAX_SORTED + 1, 10_000_000)).toEqual({ kind: 'index' });
     expect(pageStrategy(51, 0, 1_000_000)).toEqual({ kind: 'index' });
     expect(pageStrategy(51, 10, 0)).toEqual({ kind: 'index' });
     const atMax = pageStrategy(MAX_WALK / 4, 1_000_000, 1_000_000);
