@@ -141,6 +141,13 @@ async function main() {
   const population = Object.fromEntries(popRows.map((r) => [['live', 'expired', 'folded'][r.state], r.n]));
   const pgVersion = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]
     .server_version;
+  // Whether PostgreSQL's shared memory is in huge pages (the OS must reserve them): without them every new
+  // backend faults in each buffer it touches, which doubles the cost of a cold count (bench/README.md).
+  const hugePages = (
+    await pool.query<{ huge_pages_status: string }>('SHOW huge_pages_status').catch(() => ({
+      rows: [{ huge_pages_status: 'unknown' }],
+    }))
+  ).rows[0].huge_pages_status;
   say(`population ${JSON.stringify(population)}; VACUUM (ANALYZE) ${vacuumSeconds} s`);
 
   // 4. A key without practical limits, so the limiter admits everything (it still runs on every request).
@@ -324,6 +331,7 @@ async function main() {
       memory_gb: Math.round(os.totalmem() / 2 ** 30),
       node: process.version,
       postgres: pgVersion,
+      huge_pages: hugePages,
       load_average_start: loadStart,
       load_average_end: loadEnd,
     },
@@ -358,7 +366,7 @@ async function main() {
   const lines = [
     '',
     `dataset: ${opts.jobs} generated postings (seed ${opts.seed}, ${opts.rounds} round(s)); population ${JSON.stringify(population)}`,
-    `machine: ${result.machine.cpus} cores, ${result.machine.memory_gb} GiB, node ${process.version}, PostgreSQL ${pgVersion}`,
+    `machine: ${result.machine.cpus} cores, ${result.machine.memory_gb} GiB, node ${process.version}, PostgreSQL ${pgVersion} (huge pages ${hugePages})`,
     `load average (1/5/15 min): start ${loadStart.join(' ')}, end ${loadEnd.join(' ')}`,
     `loader: ${loaderRate ?? 'reused (not measured)'} postings/s${base ? ` (${base.lines} in ${base.seconds} s, incl. refresh and VACUUM of the ingest command)` : ''}; VACUUM (ANALYZE) ${vacuumSeconds} s`,
     `rounds: ${

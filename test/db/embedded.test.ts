@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   credentialsPath,
   EmbeddedError,
+  hugePagesNotice,
   LEGACY_PASSWORD,
   startEmbedded,
   urlOf,
@@ -88,6 +89,31 @@ describe('embedded PostgreSQL', () => {
     expect(await running()).toBe(false);
   });
 
+  it('says how to put its shared memory in huge pages when the OS has none for it', async () => {
+    const notices: string[] = [];
+    const a = await startEmbedded(dir, 56510, (m) => notices.push(m));
+    try {
+      const c = new pg.Client({ connectionString: a.url });
+      await c.connect();
+      const { rows } = await c.query(
+        `SELECT current_setting('huge_pages_status', true) AS status,
+                current_setting('shared_memory_size_in_huge_pages', true)::int AS pages`,
+      );
+      await c.end();
+      const advice = notices.filter((m) => /huge pages/.test(m));
+      if (os.platform() === 'linux' && rows[0].status === 'off') {
+        expect(advice).toEqual([expect.stringContaining(`sysctl vm.nr_hugepages=${rows[0].pages}`)]);
+      } else {
+        expect(advice).toEqual([]);
+      }
+    } finally {
+      await a.stop();
+    }
+    expect(hugePagesNotice('off', 3100)).toMatch(/vm\.nr_hugepages=3100\b/);
+    expect(hugePagesNotice('on', 3100)).toBeUndefined();
+    expect(hugePagesNotice(null, 0)).toBeUndefined();
+  });
+
   it('rotates the fixed password of a cluster initialised by an earlier version, with a notice', async () => {
     const a = await startEmbedded(dir, 56510);
     const c = new pg.Client({ connectionString: a.url });
@@ -100,8 +126,9 @@ describe('embedded PostgreSQL', () => {
     const notices: string[] = [];
     const b = await startEmbedded(dir, 56510, (m) => notices.push(m));
     try {
-      expect(notices).toHaveLength(1);
-      expect(notices[0]).toMatch(/fixed default superuser password was replaced .*credentials\.json/);
+      const password = notices.filter((m) => /password/.test(m));
+      expect(password).toHaveLength(1);
+      expect(password[0]).toMatch(/fixed default superuser password was replaced .*credentials\.json/);
       expect((await fs.stat(credentialsPath(dir))).mode & 0o777).toBe(0o600);
       expect(await login(urlOf({ user: 'postgres', password: LEGACY_PASSWORD }, b.port))).toBe('28P01');
       expect(await login(b.url)).toBe('ok');
