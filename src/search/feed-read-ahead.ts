@@ -34,7 +34,7 @@ const pages = new Map<string, Ahead>();
 /** Cursors (as request keys) this process handed out lately, with when. */
 const handedOut = new Map<string, number>();
 /** What became of requests that could have used a page read ahead (for tests and metrics). */
-export const readAheadStats = { served: 0, discarded: 0 };
+export const readAheadStats = { started: 0, served: 0, discarded: 0 };
 
 const keyOf = (req: FeedRequest) =>
   JSON.stringify([req.kind, req.start, req.limit, req.descriptionFormat ?? null, req.cursor ?? null]);
@@ -78,9 +78,26 @@ export async function readFeedPage(
   const next = { ...req, cursor: page.nextCursor };
   if (!cameBack) {
     if (handedOut.size < MAX_CURSORS) handedOut.set(keyOf(next), now);
-  } else if (pages.size < MAX_PAGES) {
-    // A failed read ahead costs nothing: the request for that page reads it again.
-    pages.set(keyOf(next), { version, at: now, page: readFeed(pool, secret, next).catch(() => undefined) });
-  }
+  } else readAhead(pool, secret, next, version);
   return page;
+}
+
+/**
+ * Reads `req` ahead unless it is already being read or the process holds its limit of pages; once read,
+ * the page after it follows while there is room, so a client that keeps paging finds up to MAX_PAGES
+ * pages ready instead of one (the service's own work on a page then overlaps the client's and
+ * PostgreSQL's, not only PostgreSQL's).
+ */
+function readAhead(pool: pg.Pool, secret: string, req: FeedRequest, version: number): void {
+  const key = keyOf(req);
+  if (pages.has(key) || pages.size >= MAX_PAGES) return;
+  // A failed read ahead costs nothing: the request for that page reads it again.
+  const page = readFeed(pool, secret, req).catch(() => undefined);
+  readAheadStats.started++;
+  pages.set(key, { version, at: Date.now(), page });
+  void page.then((p) => {
+    // Only while this page is still wanted: taken by its request or waiting for it.
+    if (p?.nextCursor && pages.get(key)?.page === page)
+      readAhead(pool, secret, { ...req, cursor: p.nextCursor }, version);
+  });
 }

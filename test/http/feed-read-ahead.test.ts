@@ -49,6 +49,27 @@ describe('feed read-ahead', () => {
     expect(readAheadStats.served - served).toBe(t.db.readIsPrimary ? 3 : 0);
   });
 
+  it('keeps two pages ready for a client slower than the reads', async () => {
+    const { started, served } = readAheadStats;
+    const p1 = await page(FIRST);
+    const p2 = await page(next(p1.cursor!));
+    if (!t.db.readIsPrimary) {
+      // No read-ahead on a replica: its visible data version is not known.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(readAheadStats.started - started).toBe(0);
+      return;
+    }
+    // The client pauses: page 3 is read, then page 4 after it, and no further (two pages per process).
+    for (let i = 0; i < 100 && readAheadStats.started - started < 2; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(readAheadStats.started - started).toBe(2);
+    const p3 = await page(next(p2.cursor!));
+    const p4 = await page(next(p3.cursor!));
+    expect([...p3.ids, ...p4.ids]).toEqual(Array.from({ length: 200 }, (_, i) => id(200 + i)));
+    expect(readAheadStats.served - served).toBe(2);
+  });
+
   it('discards a page read ahead when the data changed after it was read', async () => {
     const discarded = readAheadStats.discarded;
     const p1 = await page(FIRST);
