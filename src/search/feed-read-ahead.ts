@@ -28,6 +28,8 @@ interface Ahead {
   version: number;
   at: number;
   page: Promise<FeedPage | undefined>;
+  /** Dropped unserved (expired, or the data changed): the pages after it are not wanted either. */
+  dropped?: boolean;
 }
 
 const pages = new Map<string, Ahead>();
@@ -40,7 +42,11 @@ const keyOf = (req: FeedRequest) =>
   JSON.stringify([req.kind, req.start, req.limit, req.descriptionFormat ?? null, req.cursor ?? null]);
 
 function dropExpired(now: number): void {
-  for (const [k, a] of pages) if (now - a.at > TTL_MS) pages.delete(k);
+  for (const [k, a] of pages)
+    if (now - a.at > TTL_MS) {
+      a.dropped = true;
+      pages.delete(k);
+    }
   for (const [k, at] of handedOut) if (now - at > TTL_MS) handedOut.delete(k);
 }
 
@@ -67,6 +73,7 @@ export async function readFeedPage(
       cameBack = true;
       pages.delete(key);
       if (ahead.version === version) page = await ahead.page;
+      else ahead.dropped = true;
       if (page) readAheadStats.served++;
       else readAheadStats.discarded++;
     }
@@ -83,21 +90,19 @@ export async function readFeedPage(
 }
 
 /**
- * Reads `req` ahead unless it is already being read or the process holds its limit of pages; once read,
- * the page after it follows while there is room, so a client that keeps paging finds up to MAX_PAGES
- * pages ready instead of one (the service's own work on a page then overlaps the client's and
- * PostgreSQL's, not only PostgreSQL's).
+ * Reads `req` ahead unless it is already being read or the process holds its limit of pages. Once read,
+ * unless dropped meanwhile, the page after it follows while there is room: a client that keeps paging
+ * then finds the next page ready instead of in flight, and the service's own work on a page (the
+ * driver's and the envelope's) overlaps the client's too, not only PostgreSQL's.
  */
 function readAhead(pool: pg.Pool, secret: string, req: FeedRequest, version: number): void {
   const key = keyOf(req);
   if (pages.has(key) || pages.size >= MAX_PAGES) return;
   // A failed read ahead costs nothing: the request for that page reads it again.
-  const page = readFeed(pool, secret, req).catch(() => undefined);
+  const entry: Ahead = { version, at: Date.now(), page: readFeed(pool, secret, req).catch(() => undefined) };
   readAheadStats.started++;
-  pages.set(key, { version, at: Date.now(), page });
-  void page.then((p) => {
-    // Only while this page is still wanted: taken by its request or waiting for it.
-    if (p?.nextCursor && pages.get(key)?.page === page)
-      readAhead(pool, secret, { ...req, cursor: p.nextCursor }, version);
+  pages.set(key, entry);
+  void entry.page.then((p) => {
+    if (p?.nextCursor && !entry.dropped) readAhead(pool, secret, { ...req, cursor: p.nextCursor }, version);
   });
 }
