@@ -203,7 +203,7 @@ export async function countJobs(ctx: SearchContext, filters: JobFilters, collaps
 /**
  * The exact number of matching jobs (or groups): from the cache under `version` (the current data
  * version) if there, else counted and cached under the version read in the counting statement.
- * Windows relative to the clock (`time_frame`) are always counted.
+ * Totals of windows relative to the clock (`time_frame`) are never cached.
  */
 async function exactCount(
   db: pg.Pool | pg.PoolClient,
@@ -222,13 +222,15 @@ async function exactCount(
     return { n: Number(rows[0].n), version: Number(rows[0].version) };
   };
   // One value of one kept filter: its total is a look-up, never a count.
+  // Windows relative to the clock are never cached.
   const kept = collapse ? undefined : valueTotalOf(filters);
+  const cache = filters.time_frame ? undefined : totals;
   if (kept) {
-    const cached = version === undefined ? undefined : totals?.get(version, key);
+    const cached = version === undefined ? undefined : cache?.get(version, key);
     if (cached !== undefined) return cached;
     const read = await readValueTotal(db, kept);
     if (read) {
-      totals?.remember(read.version, key, read.n);
+      cache?.remember(read.version, key, read.n);
       return read.n;
     }
   }

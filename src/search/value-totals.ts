@@ -5,7 +5,8 @@
 import type pg from 'pg';
 import type { Counted } from '../model/totals.ts';
 import type { JobFilters } from './filters.ts';
-import { raw, sql } from './sql.ts';
+import { JobState } from '../model/job-state.ts';
+import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { VERSION_SQL } from './totals.ts';
 
 /** value_totals' dimension of each filter whose one value is a total of its own. */
@@ -28,15 +29,21 @@ const DIMS: Partial<Record<keyof JobFilters, string>> = {
 /** A single title term, as the text queries compile it (phrases and operators are counted). */
 const ONE_TERM = /^'(?:[^'\s]|'')+'$/;
 
-export type ValueTotal = { dim: string; value: string } | { title: string };
+export type ValueTotal = { dim: string; value: string } | { title: string } | { since: Sql };
 
-/** The kept total that answers `f` exactly, if its only filter is one value of a kept dimension. */
+/**
+ * The kept total that answers `f` exactly, if its only filter is one value of a kept dimension or a
+ * start of the posting time (`time_frame`, `posted_gte`).
+ */
 export function valueTotalOf(f: JobFilters): ValueTotal | undefined {
   const set = Object.entries(f).filter(([, v]) => v !== undefined);
   if (set.length !== 1) return undefined;
   const [name, v] = set[0] as [keyof JobFilters, unknown];
   if (name === 'title' || name === 'title_advanced')
     return typeof v === 'string' && ONE_TERM.test(v) ? { title: v } : undefined;
+  // Posted since an instant: the days after its own (kept per day), plus the rest of its day (counted).
+  if (name === 'time_frame') return { since: sql`now() - ${f.time_frame?.ms} * interval '1 millisecond'` };
+  if (name === 'posted_gte') return { since: sql`${v}::timestamptz` };
   const dim = DIMS[name];
   if (!dim) return undefined;
   if (typeof v === 'boolean') return { dim, value: String(v) };
@@ -54,13 +61,21 @@ export async function readValueTotal(
   t: ValueTotal,
 ): Promise<Counted | undefined> {
   const query =
-    'title' in t
-      ? sql`WITH q AS (SELECT to_tsquery('english', ${t.title})::text AS t)
+    'since' in t
+      ? sql`WITH b AS (SELECT s AS since, (date_trunc('day', s AT TIME ZONE 'UTC') + interval '1 day') AT TIME ZONE 'UTC' AS next
+                         FROM (SELECT ${t.since} AS s) x)
+            SELECT (SELECT coalesce(sum(v.n), 0) FROM value_totals v WHERE v.dim = 'posted_day'
+                       AND v.value >= to_char(b.next AT TIME ZONE 'UTC', 'YYYY-MM-DD'))
+                 + (SELECT count(*) FROM jobs j WHERE j.state = ${stateIs(JobState.Live)}
+                       AND j.posted_at >= b.since AND j.posted_at < b.next) AS n,
+                   ${raw(VERSION_SQL)} AS version FROM b`
+      : 'title' in t
+        ? sql`WITH q AS (SELECT to_tsquery('english', ${t.title})::text AS t)
             SELECT CASE WHEN q.t ~ '^''([^'']|'''')+''$'
                         THEN coalesce((SELECT n FROM value_totals
                                         WHERE dim = 'title' AND value = replace(substr(q.t, 2, length(q.t) - 2), '''''', '''')), 0)
                    END AS n, ${raw(VERSION_SQL)} AS version FROM q`
-      : sql`SELECT coalesce((SELECT n FROM value_totals WHERE dim = ${t.dim} AND value = ${t.value}), 0) AS n,
+        : sql`SELECT coalesce((SELECT n FROM value_totals WHERE dim = ${t.dim} AND value = ${t.value}), 0) AS n,
                    ${raw(VERSION_SQL)} AS version`;
   const { rows } = await db.query<{ n: string | null; version: string }>(query);
   const r = rows[0];

@@ -32,6 +32,7 @@ async function recount(): Promise<Record<string, number>> {
   ];
   const scalars = ['work_arrangement', 'seniority', 'experience_level', 'language', 'remote'];
   const parts = [
+    `SELECT 'posted_day' AS dim, to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS value, count(*) AS n FROM jobs WHERE state = 0 GROUP BY 2`,
     ...lists.map(
       ([dim, col]) =>
         `SELECT '${dim}' AS dim, v AS value, count(DISTINCT id) AS n FROM jobs, unnest(${col}) AS v WHERE state = 0 GROUP BY v`,
@@ -174,6 +175,30 @@ describe('value totals', () => {
       expect(await countJobs(ctx, { title }, false), title).toBe(await counted({ title }));
   });
 
+  it('answer a posting-time window from whole days plus the part of its first day', async () => {
+    const ctx = { pool: f.db.read, cursorSecret: 's' };
+    // Postings at both sides of a UTC midnight, and one exactly at an instant asked for.
+    const midnight = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000);
+    const at = (ms: number) => new Date(midnight.getTime() + ms).toISOString();
+    await ingestRecords(f.db, [
+      rec('m1', ['Norway'], { posted_at: at(-1) }),
+      rec('m2', ['Norway'], { posted_at: at(0) }),
+      rec('m3', ['Norway'], { posted_at: at(1) }),
+      rec('m4', ['Norway'], { posted_at: at(-86_400_000 - 3_600_000) }),
+    ]);
+    for (const hours of [1, 5, 23, 24, 25, 30, 72, 24 * 30, 24 * 400]) {
+      const filters: JobFilters = { time_frame: { text: `${hours}h`, ms: hours * 3_600_000 } };
+      expect(await countJobs(ctx, filters, false), `${hours}h`).toBe(await counted(filters));
+    }
+    for (const ms of [-86_400_000 - 3_600_000, -1, 0, 1, 3_600_000, -400 * 86_400_000]) {
+      const filters: JobFilters = { posted_gte: at(ms) };
+      expect(await countJobs(ctx, filters, false), at(ms)).toBe(await counted(filters));
+    }
+    expect(await countJobs(ctx, { posted_gte: at(0) }, false)).toBe(
+      (await countJobs(ctx, { posted_gte: at(-1) }, false)) - 1,
+    );
+  });
+
   it('are used only for one value of one kept filter', () => {
     expect(valueTotalOf({ country: ['GB', 'GB'] })).toEqual({ dim: 'country', value: 'GB' });
     expect(valueTotalOf({ country: ['GB', 'US'] })).toBeUndefined();
@@ -184,7 +209,9 @@ describe('value totals', () => {
     expect(valueTotalOf({ title: "'senior engineer'" })).toBeUndefined();
     expect(valueTotalOf({ title: "'a' & 'b'" })).toBeUndefined();
     expect(valueTotalOf({ description: "'excel'" })).toBeUndefined();
-    expect(valueTotalOf({ time_frame: { text: '7d', ms: 604_800_000 } })).toBeUndefined();
+    expect(valueTotalOf({ time_frame: { text: '7d', ms: 604_800_000 } })).toHaveProperty('since');
+    expect(valueTotalOf({ time_frame: { text: '7d', ms: 604_800_000 }, remote: true })).toBeUndefined();
+    expect(valueTotalOf({ posted_lt: '2026-01-01T00:00:00Z' })).toBeUndefined();
     expect(valueTotalOf({})).toBeUndefined();
   });
 
