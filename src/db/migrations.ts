@@ -25,6 +25,8 @@ const FILTER_VALUES = `SELECT DISTINCT d, v FROM (
     UNION ALL SELECT 'work_arrangement', r.work_arrangement UNION ALL SELECT 'seniority', r.seniority
     UNION ALL SELECT 'experience_level', r.experience_level UNION ALL SELECT 'language', r.language
     UNION ALL SELECT 'posted_day', to_char(r.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')
+    UNION ALL SELECT 'country_title', c || ' ' || t
+                FROM unnest(r.country_codes) AS c, unnest(tsvector_to_array(r.title_tsv)) AS t
   ) AS x(d, v) WHERE v IS NOT NULL`;
 const FILTER_COLUMNS = `state, country_codes, cities, regions, continents, skills, taxonomies, employment_type,
   education, title_tsv, remote, work_arrangement, seniority, experience_level, language, posted_at`;
@@ -504,7 +506,8 @@ CREATE INDEX jobs_dedupe ON jobs (dedupe_key) WHERE state <> 1; -- 1: expired
     // each list and scalar filter, and per title lexeme, is kept here by statement triggers on jobs in
     // the writing transaction itself, so a snapshot reads the exact total of the same data it would
     // count; a request with one such filter of one value reads its total instead (search/value-totals.ts).
-    // Per UTC day of posted_at too: a time window is the days after its first, plus that day's part.
+    // Per UTC day of posted_at too: a time window is the days after its first, plus that day's part. And
+    // per country and title lexeme together: what and where, the most common pair of filters.
     sql: `
 CREATE TABLE value_totals (
   dim   text NOT NULL,

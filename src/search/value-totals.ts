@@ -29,14 +29,22 @@ const DIMS: Partial<Record<keyof JobFilters, string>> = {
 /** A single title term, as the text queries compile it (phrases and operators are counted). */
 const ONE_TERM = /^'(?:[^'\s]|'')+'$/;
 
-export type ValueTotal = { dim: string; value: string } | { title: string } | { since: Sql };
+export type ValueTotal =
+  | { dim: string; value: string }
+  | { title: string; country?: string }
+  | { since: Sql };
 
 /**
  * The kept total that answers `f` exactly, if its only filter is one value of a kept dimension or a
- * start of the posting time (`time_frame`, `posted_gte`).
+ * start of the posting time (`time_frame`, `posted_gte`), or its only two are one country and one title
+ * term.
  */
 export function valueTotalOf(f: JobFilters): ValueTotal | undefined {
   const set = Object.entries(f).filter(([, v]) => v !== undefined);
+  // One title term in one country: kept per pair.
+  const countries = f.country ? [...new Set(f.country)] : [];
+  if (set.length === 2 && countries.length === 1 && f.title && ONE_TERM.test(f.title))
+    return { title: f.title, country: countries[0] };
   if (set.length !== 1) return undefined;
   const [name, v] = set[0] as [keyof JobFilters, unknown];
   if (name === 'title' || name === 'title_advanced')
@@ -73,7 +81,9 @@ export async function readValueTotal(
         ? sql`WITH q AS (SELECT to_tsquery('english', ${t.title})::text AS t)
             SELECT CASE WHEN q.t ~ '^''([^'']|'''')+''$'
                         THEN coalesce((SELECT n FROM value_totals
-                                        WHERE dim = 'title' AND value = replace(substr(q.t, 2, length(q.t) - 2), '''''', '''')), 0)
+                                        WHERE dim = ${t.country === undefined ? 'title' : 'country_title'}
+                                          AND value = ${t.country === undefined ? '' : `${t.country} `}
+                                                      || replace(substr(q.t, 2, length(q.t) - 2), '''''', '''')), 0)
                    END AS n, ${raw(VERSION_SQL)} AS version FROM q`
         : sql`SELECT coalesce((SELECT n FROM value_totals WHERE dim = ${t.dim} AND value = ${t.value}), 0) AS n,
                    ${raw(VERSION_SQL)} AS version`;

@@ -6,7 +6,7 @@ import { expireDue, ingestRecords } from '../../src/ingest/pipeline.ts';
 import { compileFilters, type JobFilters } from '../../src/search/filters.ts';
 import { countJobs } from '../../src/search/jobs.ts';
 import { sql } from '../../src/search/sql.ts';
-import { valueTotalOf } from '../../src/search/value-totals.ts';
+import { readValueTotal, valueTotalOf } from '../../src/search/value-totals.ts';
 import { createJobsFixture, type Fixture } from '../helpers/jobs-fixture.ts';
 
 let f: Fixture;
@@ -32,7 +32,9 @@ async function recount(): Promise<Record<string, number>> {
   ];
   const scalars = ['work_arrangement', 'seniority', 'experience_level', 'language', 'remote'];
   const parts = [
-    `SELECT 'posted_day' AS dim, to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS value, count(*) AS n FROM jobs WHERE state = 0 GROUP BY 2`,
+    `SELECT 'country_title' AS dim, c || ' ' || t AS value, count(DISTINCT id) AS n
+       FROM jobs, unnest(country_codes) AS c, unnest(tsvector_to_array(title_tsv)) AS t WHERE state = 0 GROUP BY 2`,
+    `SELECT 'posted_day', to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), count(*) FROM jobs WHERE state = 0 GROUP BY 2`,
     ...lists.map(
       ([dim, col]) =>
         `SELECT '${dim}' AS dim, v AS value, count(DISTINCT id) AS n FROM jobs, unnest(${col}) AS v WHERE state = 0 GROUP BY v`,
@@ -169,6 +171,25 @@ describe('value totals', () => {
       const filters: JobFilters = { title: `'${w}'` };
       expect(await countJobs(ctx, filters, false), w).toBe(await counted(filters));
     }
+    // One title word in one country, kept per pair; in a country without it, 0.
+    const countries = Object.keys(values)
+      .filter((k) => k.startsWith('country|'))
+      .map((k) => k.slice('country|'.length))
+      .concat('AQ');
+    let pairs = 0;
+    for (const c of countries)
+      for (const { w } of rows) {
+        const filters: JobFilters = { country: [c], title: `'${w}'` };
+        const kept = valueTotalOf(filters);
+        expect(kept).toEqual({ title: `'${w}'`, country: c });
+        const n = await counted(filters);
+        // A stop word is no lexeme: counted (and matches nothing).
+        const read = await readValueTotal(f.db.read, kept!);
+        if (read) pairs += read.n > 0 ? 1 : 0;
+        expect(read?.n ?? 0, `${c} ${w}`).toBe(n);
+        expect(await countJobs(ctx, filters, false), `${c} ${w}`).toBe(n);
+      }
+    expect(pairs).toBeGreaterThan(10);
     expect(await countJobs(ctx, { country: ['AQ'] }, false)).toBe(0);
     // Stop words and phrases are counted: the same answer.
     for (const title of ["'the'", "'senior engineer'", "'data-science'"])
@@ -203,6 +224,9 @@ describe('value totals', () => {
     expect(valueTotalOf({ country: ['GB', 'GB'] })).toEqual({ dim: 'country', value: 'GB' });
     expect(valueTotalOf({ country: ['GB', 'US'] })).toBeUndefined();
     expect(valueTotalOf({ country: ['GB'], remote: true })).toBeUndefined();
+    expect(valueTotalOf({ country: ['GB', 'US'], title: "'analyst'" })).toBeUndefined();
+    expect(valueTotalOf({ country: ['GB'], title: "'analyst'", remote: true })).toBeUndefined();
+    expect(valueTotalOf({ city: ['leeds'], title: "'analyst'" })).toBeUndefined();
     expect(valueTotalOf({ skill: ['sql', 'python'] })).toBeUndefined();
     expect(valueTotalOf({ remote: false })).toEqual({ dim: 'remote', value: 'false' });
     expect(valueTotalOf({ title: "'analyst'" })).toEqual({ title: "'analyst'" });
