@@ -221,8 +221,8 @@ async function exactCount(
     );
     return { n: Number(rows[0].n), version: Number(rows[0].version) };
   };
-  // One value of one kept filter: its total is a look-up, never a count.
-  // Windows relative to the clock are never cached.
+  // One value of one kept filter: its total is a look-up, never a count (a window relative to the clock
+  // is looked up every time: it is never cached).
   const kept = collapse ? undefined : valueTotalOf(filters);
   const cache = filters.time_frame ? undefined : totals;
   if (kept) {

@@ -1,7 +1,7 @@
 // Totals kept per filter value (value_totals, migration 13): the exact number of live jobs with one
-// value of one list or scalar filter, or one title lexeme, maintained in the writing transaction. A
-// request whose only filter is one such value reads its total in one primary-key look-up instead of
-// counting its matches, which costs about a microsecond each when cold.
+// value of one list or scalar filter, one title lexeme, one country and title lexeme, or one UTC day of
+// posting, maintained in the writing transaction. A request whose filters are one such value reads its
+// total in one look-up instead of counting its matches, which costs about a microsecond each when cold.
 import type pg from 'pg';
 import type { Counted } from '../model/totals.ts';
 import type { JobFilters } from './filters.ts';
@@ -50,7 +50,8 @@ export function valueTotalOf(f: JobFilters): ValueTotal | undefined {
   if (name === 'title' || name === 'title_advanced')
     return typeof v === 'string' && ONE_TERM.test(v) ? { title: v } : undefined;
   // Posted since an instant: the days after its own (kept per day), plus the rest of its day (counted).
-  if (name === 'time_frame') return { since: sql`now() - ${f.time_frame?.ms} * interval '1 millisecond'` };
+  if (name === 'time_frame')
+    return { since: sql`now() - ${(v as { ms: number }).ms} * interval '1 millisecond'` };
   if (name === 'posted_gte') return { since: sql`${v}::timestamptz` };
   const dim = DIMS[name];
   if (!dim) return undefined;
@@ -68,6 +69,9 @@ export async function readValueTotal(
   db: pg.Pool | pg.PoolClient,
   t: ValueTotal,
 ): Promise<Counted | undefined> {
+  // A title term alone, or prefixed by its country (the pair's value is `GB nurs`).
+  const [titleDim, prefix] =
+    'title' in t && t.country !== undefined ? ['country_title', `${t.country} `] : ['title', ''];
   const query =
     'since' in t
       ? sql`WITH b AS (SELECT s AS since, (date_trunc('day', s AT TIME ZONE 'UTC') + interval '1 day') AT TIME ZONE 'UTC' AS next
@@ -81,9 +85,8 @@ export async function readValueTotal(
         ? sql`WITH q AS (SELECT to_tsquery('english', ${t.title})::text AS t)
             SELECT CASE WHEN q.t ~ '^''([^'']|'''')+''$'
                         THEN coalesce((SELECT n FROM value_totals
-                                        WHERE dim = ${t.country === undefined ? 'title' : 'country_title'}
-                                          AND value = ${t.country === undefined ? '' : `${t.country} `}
-                                                      || replace(substr(q.t, 2, length(q.t) - 2), '''''', '''')), 0)
+                                        WHERE dim = ${titleDim}
+                                          AND value = ${prefix} || replace(substr(q.t, 2, length(q.t) - 2), '''''', '''')), 0)
                    END AS n, ${raw(VERSION_SQL)} AS version FROM q`
         : sql`SELECT coalesce((SELECT n FROM value_totals WHERE dim = ${t.dim} AND value = ${t.value}), 0) AS n,
                    ${raw(VERSION_SQL)} AS version`;
