@@ -91,7 +91,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     path: string,
     handler: (
       req: FastifyRequest,
-    ) => Promise<{ status?: number; body: string; headers?: Record<string, string> }>,
+    ) => Promise<{ status?: number; body: string | Buffer; headers?: Record<string, string> }>,
   ) => {
     app.route({
       method: [...ALL_METHODS],

@@ -22,8 +22,16 @@ export function companySearchBody(page: CompanyPage, limit: number, offset: numb
   return `{"data":${array(page.companies)},"total":${page.total},"limit":${limit},"offset":${offset}}`;
 }
 
-/** The feeds; `since` is echoed by /v1/jobs/feed only. */
-export function feedBody(page: FeedPage, since?: string): string {
+const COMMA = Buffer.from(',');
+
+/** The feeds; `since` is echoed by /v1/jobs/feed only. The items are bytes already (search/feeds.ts). */
+export function feedBody(page: FeedPage, since?: string): Buffer {
   const echo = since === undefined ? '' : `"since":${JSON.stringify(since)},`;
-  return `{${echo}"count":${page.rows.length},"data":${array(page.rows)},"next_cursor":${JSON.stringify(page.nextCursor)}}`;
+  const parts: Buffer[] = [Buffer.from(`{${echo}"count":${page.count},"data":[`)];
+  page.items.forEach((item, i) => {
+    if (i) parts.push(COMMA);
+    parts.push(item);
+  });
+  parts.push(Buffer.from(`],"next_cursor":${JSON.stringify(page.nextCursor)}}`));
+  return Buffer.concat(parts);
 }

@@ -3,7 +3,8 @@
 // can never appear behind a cursor that was already handed out.
 import type pg from 'pg';
 import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
-import { type DescriptionFormat, descriptionColumn, renderJob } from './render.ts';
+import { copyRows } from '../db/copy-out.ts';
+import { type DescriptionFormat, descriptionColumn, PLACEHOLDER } from './render.ts';
 import { raw, sql } from './sql.ts';
 import { JobState } from '../model/job-state.ts';
 
@@ -33,8 +34,20 @@ export const isLargeFeedPage = (limit: number, descriptionFormat: unknown): bool
   descriptionFormat !== undefined && limit > LARGE_FEED_PAGE;
 
 export interface FeedPage {
-  rows: string[];
+  count: number;
+  /** Each item's JSON as UTF-8, never decoded: the response is stitched from these bytes. */
+  items: Buffer[];
   nextCursor: string | null;
+}
+
+/** An item of the feed as PostgreSQL renders it, the same text renderJob (render.ts) makes of a row. */
+function itemSql(kind: FeedKind, format: DescriptionFormat): string {
+  if (kind === 'expired')
+    return `'{"id":' || to_json(j.id)::text || ',"expired_at":"' || to_char(j.expired_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') || '"}'`;
+  const at = `strpos(j.doc, '${PLACEHOLDER}')`;
+  const withCompany = `CASE WHEN ${at} > 0 THEN overlay(j.doc PLACING '"company":' || coalesce(c.profile_json, j.company_fallback) FROM ${at} FOR ${PLACEHOLDER.length}) ELSE j.doc END`;
+  if (format === undefined) return withCompany;
+  return `left(${withCompany}, -1) || ',"description":' || ${descriptionColumn(format)} || '}'`;
 }
 
 export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest): Promise<FeedPage> {
@@ -48,28 +61,25 @@ export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest):
       ? sql`${c} >= ${req.start.instant}::timestamptz`
       : sql`${c} >= now() - ${req.start.ms} * interval '1 millisecond'`;
   const keyset = after ? sql`AND (${c}, j.id) > (${after.at}::timestamptz, ${after.id})` : sql``;
-  const select =
-    req.kind === 'expired'
-      ? raw(`j.id, to_char(j.expired_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS expired_text`)
-      : raw(
-          `j.id, j.doc, coalesce(c.profile_json, j.company_fallback) AS company, ${descriptionColumn(req.descriptionFormat)} AS description`,
-        );
   const join = raw(req.kind === 'expired' ? '' : 'LEFT JOIN companies c ON c.slug = j.company_slug');
-  const { rows } = await pool.query(sql`
-    SELECT ${select}, ${c}::text AS pos
+  // Rendered by PostgreSQL and read as bytes (db/copy-out.ts): the page is passed on, not parsed.
+  const rows = await copyRows(
+    pool,
+    sql`
+    SELECT ${raw(itemSql(req.kind, req.descriptionFormat))}, ${c}::text, j.id
     FROM jobs j ${join}
     WHERE ${raw(where)} AND ${start} ${keyset}
     ORDER BY ${c}, j.id
-    LIMIT ${req.limit + 1}`);
-  const more = rows.length > req.limit;
+    LIMIT ${req.limit + 1}`,
+  );
   const page = rows.slice(0, req.limit);
   const last = page[page.length - 1];
   return {
-    rows: page.map((r) =>
-      req.kind === 'expired'
-        ? `{"id":${JSON.stringify(r.id)},"expired_at":"${r.expired_text}"}`
-        : renderJob(r),
-    ),
-    nextCursor: more && last ? encodeCursor(secret, fp, { at: last.pos, id: last.id }) : null,
+    count: page.length,
+    items: page.map((r) => r[0]!),
+    nextCursor:
+      rows.length > req.limit && last
+        ? encodeCursor(secret, fp, { at: last[1]!.toString(), id: last[2]!.toString() })
+        : null,
   };
 }

@@ -1,7 +1,7 @@
 // The read path stitches stored JSON text together instead of building objects per request.
 // A job's stored doc holds a `"company":null` placeholder; the company JSON is joined at read time.
 
-const PLACEHOLDER = '"company":null';
+export const PLACEHOLDER = '"company":null';
 
 export type DescriptionFormat = 'text' | 'html' | undefined;
 

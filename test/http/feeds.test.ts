@@ -169,3 +169,42 @@ describe('feed endpoints', () => {
     }
   });
 });
+
+describe('feed items', () => {
+  it('are the same JSON, key for key, as the job by id, in every description format', async () => {
+    // Text beyond ASCII, a company without a domain, and markup in the description: the feeds render
+    // items in SQL and pass their bytes on undecoded, the job by id renders them in the service.
+    await ingestRecords(t.db, [
+      { kind: 'company', slug: 'cafe-nandu', name: 'Café Ñandú', industry: 'Hospitality – Cafés' },
+      posting('lever', 'u1', {
+        title: 'Ingénieure logiciel – Zürich 🚀',
+        company: { name: 'Café Ñandú', slug: 'cafe-nandu' },
+        description_html:
+          '<p>Wir suchen „dich“ – <b>mit</b> Erfahrung in C++ & SQL.</p><ul><li>naïve</li></ul>',
+        location: { raw: ['Zürich, Switzerland'] },
+      }),
+      posting('lever', 'u2', { title: 'Data "Quoted" Engineer\\ back\\slash', company: { name: 'Nowhere' } }),
+    ]);
+    for (const fmt of ['', '&description_format=text', '&description_format=html']) {
+      for (const path of ['/v1/jobs/feed', '/v1/jobs/modified']) {
+        const { rows } = await drain(`${path}?since=1d&limit=7${fmt}`);
+        if (path.endsWith('feed')) expect(rows.length).toBe(N + 2 - 8);
+        else expect(rows.length).toBeGreaterThan(0);
+        for (const row of rows) {
+          const one = await getJson(t, `/v1/jobs/${encodeURIComponent(row.id)}?${fmt.slice(1)}`);
+          expect(one.status).toBe(200);
+          expect(JSON.stringify(row)).toBe(JSON.stringify(one.body));
+        }
+      }
+    }
+    const raw = (await t.get('/v1/jobs/feed?since=1d&limit=1000&description_format=html')).body;
+    expect(raw).toContain('Ingénieure logiciel – Zürich 🚀');
+    // Both kinds of company: a profile (with its slug) and the fallback without one.
+    const companies = JSON.parse(raw).data.map((j: { company: { slug?: string } }) => j.company);
+    expect(companies.some((c: { slug?: string }) => c.slug === 'cafe-nandu')).toBe(true);
+    expect(companies.some((c: { slug?: string }) => c.slug === undefined)).toBe(true);
+    const expired = (await getJson(t, '/v1/jobs/expired?since=1d&limit=3')).body.data;
+    for (const e of expired) expect(Object.keys(e)).toEqual(['id', 'expired_at']);
+    expect(expired[0].expired_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  });
+});

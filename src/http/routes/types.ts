@@ -22,7 +22,8 @@ export interface AppContext {
 
 export interface Reply {
   status?: number;
-  body: string;
+  /** JSON text, or its UTF-8 bytes when they were never decoded (the feeds). */
+  body: string | Buffer;
 }
 
 /** An endpoint's parameter list, or `ignore`: parameters are accepted and ignored (meta, health). */

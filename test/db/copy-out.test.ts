@@ -1,0 +1,71 @@
+// Rows read as bytes through binary COPY: values written into the SQL text come back exactly, NULLs
+// stay NULL, and a result spread over many network chunks is read whole; errors are the query's own.
+import fc from 'fast-check';
+import pg from 'pg';
+import { join } from 'sql-template-tag';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyRows, inlineSql, readBinaryCopy } from '../../src/db/copy-out.ts';
+import { isTimeoutOrConnectionError } from '../../src/db/pool.ts';
+import { sql } from '../../src/search/sql.ts';
+import { createTestDb, type TestDb } from '../helpers/db.ts';
+
+let db: TestDb;
+beforeAll(async () => {
+  db = await createTestDb();
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('copyRows', () => {
+  it('returns any string written into the SQL text as its UTF-8 bytes', async () => {
+    // No NUL: PostgreSQL text cannot hold it.
+    const text = fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => !s.includes('\0'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 5 }), fc.integer(), async (values, n) => {
+        const rows = await copyRows(
+          db.read,
+          sql`SELECT v, ${n}::int8::text FROM unnest(ARRAY[${join(values.map((v) => sql`${v}::text`))}]) v`,
+        );
+        expect(rows.map((r) => r[0]?.toString())).toEqual(values);
+        expect(rows.every((r) => r[1]?.toString() === String(n))).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('keeps NULLs and reads a result of many chunks whole', async () => {
+    const rows = await copyRows(
+      db.read,
+      sql`SELECT CASE WHEN i % 7 = 0 THEN NULL ELSE repeat('é', i % 2000) END, i::text AS n
+          FROM generate_series(1, ${5000}) i ORDER BY i`,
+    );
+    expect(rows).toHaveLength(5000);
+    for (const [i, r] of rows.entries()) {
+      const n = i + 1;
+      expect(r[1]?.toString()).toBe(String(n));
+      if (n % 7 === 0) expect(r[0]).toBeNull();
+      else expect(r[0]?.toString()).toBe('é'.repeat(n % 2000));
+    }
+  });
+
+  it("fails with the query's own error, and the pool stays usable", async () => {
+    await expect(copyRows(db.read, sql`SELECT 1/0`)).rejects.toMatchObject({ code: '22012' });
+    const quick = new pg.Pool({ connectionString: db.url, max: 1, statement_timeout: 100 });
+    try {
+      await expect(copyRows(quick, sql`SELECT pg_sleep(5)`)).rejects.toSatisfy(isTimeoutOrConnectionError);
+      expect((await copyRows(quick, sql`SELECT 'ok'`))[0][0]?.toString()).toBe('ok');
+    } finally {
+      await quick.end();
+    }
+    expect((await copyRows(db.read, sql`SELECT 'ok'`))[0][0]?.toString()).toBe('ok');
+  });
+
+  it('refuses values it cannot write as literals, and input that is not binary COPY', () => {
+    expect(() => inlineSql(sql`SELECT ${Number.NaN}`)).toThrow(TypeError);
+    expect(() => inlineSql(sql`SELECT ${{}}`)).toThrow(TypeError);
+    expect(inlineSql(sql`SELECT ${"it's"}, ${2.5}`)).toBe("SELECT 'it''s', (2.5)");
+    expect(inlineSql(sql`SELECT ${'back\\slash'}`)).toBe("SELECT  E'back\\\\slash'");
+    expect(() => readBinaryCopy(Buffer.from('not copy at all, certainly'))).toThrow();
+  });
+});
