@@ -44,8 +44,9 @@ export interface FeedPage {
 function itemSql(kind: FeedKind, format: DescriptionFormat): string {
   if (kind === 'expired')
     return `'{"id":' || to_json(j.id)::text || ',"expired_at":"' || to_char(j.expired_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') || '"}'`;
-  const at = `strpos(j.doc, '${PLACEHOLDER}')`;
-  const withCompany = `CASE WHEN ${at} > 0 THEN overlay(j.doc PLACING '"company":' || coalesce(c.profile_json, j.company_fallback) FROM ${at} FOR ${PLACEHOLDER.length}) ELSE j.doc END`;
+  // One reference to j.doc: each reference detoasts the document again. The placeholder occurs once
+  // (render.ts), so replacing every occurrence is replacing the first.
+  const withCompany = `replace(j.doc, '${PLACEHOLDER}', '"company":' || coalesce(c.profile_json, j.company_fallback))`;
   if (format === undefined) return withCompany;
   return `left(${withCompany}, -1) || ',"description":' || ${descriptionColumn(format)} || '}'`;
 }
