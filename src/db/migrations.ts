@@ -564,6 +564,15 @@ VALUES ('jobs_live_text', 'CREATE INDEX jobs_live_text ON public.jobs USING gin 
 ON CONFLICT (name) DO UPDATE SET def = EXCLUDED.def;
 `,
   },
+  {
+    id: 15,
+    name: 'autovacuum of the jobs TOAST table after a tenth of a round',
+    // A load vacuums jobs but not its TOAST table (service/schedules.ts): that pass read 1.1M pages and
+    // took 6.5 s of a 104 s change round at a million live jobs, for dead chunks nothing reads. Autovacuum
+    // takes them instead, in the background; at the default 20 % of ~10M chunks it would wait about
+    // twelve rounds (gigabytes of dead chunks), at 2 % about one.
+    sql: `ALTER TABLE jobs SET (toast.autovacuum_vacuum_scale_factor = 0.02);`,
+  },
 ];
 
 /** Applies every migration not yet applied. Returns the ids applied now. */

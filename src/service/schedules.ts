@@ -56,7 +56,7 @@ const VACUUM_SHARE = 0.01;
 
 /**
  * After every load: jobs whose expires_at has passed leave the live population, then counts and
- * coverage, then `VACUUM (ANALYZE)` of jobs. Given the row versions the load wrote (`written`), the
+ * coverage, then `VACUUM (ANALYZE)` of jobs (its heap). Given the row versions the load wrote (`written`), the
  * refresh runs only when something changed and the vacuum only when they are a sizeable share of the
  * table: a small crawl or a re-load of unchanged postings does not pay a full pass over a million rows.
  * Without `written` (a crawl round) it refreshes and leaves vacuuming to autovacuum.
@@ -70,7 +70,9 @@ export async function afterLoad(db: Db, written?: number): Promise<void> {
   );
   // reltuples is -1 before the table's first VACUUM or ANALYZE.
   if (rows[0].n < 0 || written + expired >= VACUUM_SHARE * rows[0].n)
-    await db.write.query('VACUUM (ANALYZE) jobs');
+    // The heap only: its visibility map is what index-only counts need. The TOAST table's dead chunks
+    // are autovacuum's (migration 15).
+    await db.write.query('VACUUM (ANALYZE, PROCESS_TOAST false) jobs');
 }
 
 /** The row versions a load wrote: every posting it inserted, changed, expired or folded. */
