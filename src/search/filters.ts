@@ -78,12 +78,17 @@ export function compileFilters(f: JobFilters, opts: CompileOptions = {}): Sql {
         ? sql`j.state < ${stateIs(JobState.Expired)}`
         : sql`j.state = ${stateIs(JobState.Live)}`,
     );
-  if (f.title) w.push(sql`j.title_tsv @@ to_tsquery(${TS}, ${f.title})`);
-  if (f.title_advanced) w.push(sql`j.title_tsv @@ to_tsquery(${TS}, ${f.title_advanced})`);
-  if (f.description) w.push(sql`j.text_tsv @@ to_tsquery(${TS}, ${f.description})`);
-  if (f.description_advanced) w.push(sql`j.text_tsv @@ to_tsquery(${TS}, ${f.description_advanced})`);
-  if (f.organization) w.push(sql`j.org_key LIKE ${`%${likeEscape(f.organization.toLowerCase())}%`}`);
-  if (f.exclude_organization) w.push(sql`NOT (j.org_key = ANY(${f.exclude_organization}::text[]))`);
+  // Text searches and the company look-up go last: PostgreSQL tests a row's conditions of equal cost in
+  // the order written, and a walk of the newest rows (plan.ts) then skips them for every row another
+  // filter already refused. The description's vector is in TOAST: testing it first fetched and
+  // decompressed it for every row walked (description=excel&country=GB 2.9 ms, country first 0.84 ms).
+  const late: Sql[] = [];
+  if (f.title) late.push(sql`j.title_tsv @@ to_tsquery(${TS}, ${f.title})`);
+  if (f.title_advanced) late.push(sql`j.title_tsv @@ to_tsquery(${TS}, ${f.title_advanced})`);
+  if (f.description) late.push(sql`j.text_tsv @@ to_tsquery(${TS}, ${f.description})`);
+  if (f.description_advanced) late.push(sql`j.text_tsv @@ to_tsquery(${TS}, ${f.description_advanced})`);
+  if (f.organization) late.push(sql`j.org_key LIKE ${`%${likeEscape(f.organization.toLowerCase())}%`}`);
+  if (f.exclude_organization) late.push(sql`NOT (j.org_key = ANY(${f.exclude_organization}::text[]))`);
 
   // Company filters match the verified profile only: an unresolved employer never matches.
   const company: Sql[] = [];
@@ -96,7 +101,7 @@ export function compileFilters(f: JobFilters, opts: CompileOptions = {}): Sql {
   if (f.company_country) company.push(sql`c.hq_country = ANY(${f.company_country}::text[])`);
   if (f.domain) company.push(sql`c.domain = ANY(${f.domain}::text[])`);
   if (company.length)
-    w.push(
+    late.push(
       opts.perRow
         ? sql`EXISTS (SELECT 1 FROM companies c WHERE c.slug = j.company_slug AND ${and(company)} OFFSET 0)`
         : sql`j.company_slug IN (SELECT c.slug FROM companies c WHERE ${and(company)})`,
@@ -130,7 +135,7 @@ export function compileFilters(f: JobFilters, opts: CompileOptions = {}): Sql {
   if (f.posted_lt) w.push(sql`j.posted_at < ${f.posted_lt}::timestamptz`);
   if (f.created_gte) w.push(sql`j.created_at >= ${f.created_gte}::timestamptz`);
   if (f.created_lt) w.push(sql`j.created_at < ${f.created_lt}::timestamptz`);
-  return and(w);
+  return and([...w, ...late]);
 }
 
 /** Public slugs for the given slugs or legacy slugs; unknown ones match nothing. */
