@@ -51,6 +51,10 @@ describe('copyRows', () => {
 
   it("fails with the query's own error, and the pool stays usable", async () => {
     await expect(copyRows(db.read, sql`SELECT 1/0`)).rejects.toMatchObject({ code: '22012' });
+    // An error after rows were already sent, mid-stream.
+    await expect(
+      copyRows(db.read, sql`SELECT repeat('x', 1000), 1/(3000 - i) FROM generate_series(1, ${4000}) i`),
+    ).rejects.toMatchObject({ code: '22012' });
     const quick = new pg.Pool({ connectionString: db.url, max: 1, statement_timeout: 100 });
     try {
       await expect(copyRows(quick, sql`SELECT pg_sleep(5)`)).rejects.toSatisfy(isTimeoutOrConnectionError);
