@@ -52,10 +52,11 @@ export function readBinaryCopy(data: Buffer): (Buffer | null)[][] {
 
 /** Runs `q` as a binary COPY on a client of `pool`: its rows as bytes. Errors are the query's own. */
 export async function copyRows(pool: pg.Pool, q: Sql): Promise<(Buffer | null)[][]> {
+  const text = `COPY (${inlineSql(q)}) TO STDOUT (FORMAT binary)`;
   const client = await pool.connect();
   const chunks: Buffer[] = [];
   try {
-    const stream = client.query(copyTo(`COPY (${inlineSql(q)}) TO STDOUT (FORMAT binary)`));
+    const stream = client.query(copyTo(text));
     for await (const chunk of stream) chunks.push(chunk as Buffer);
   } catch (err) {
     // A connection that failed mid-copy is not handed out again.

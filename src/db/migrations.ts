@@ -566,7 +566,7 @@ ON CONFLICT (name) DO UPDATE SET def = EXCLUDED.def;
   },
   {
     id: 15,
-    name: 'autovacuum of the jobs TOAST table after a tenth of a round',
+    name: 'autovacuum of the jobs TOAST table after about one change round',
     // A load vacuums jobs but not its TOAST table (service/schedules.ts): that pass read 1.1M pages and
     // took 6.5 s of a 104 s change round at a million live jobs, for dead chunks nothing reads. Autovacuum
     // takes them instead, in the background; at the default 20 % of ~10M chunks it would wait about

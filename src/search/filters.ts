@@ -69,9 +69,9 @@ export function compileFilters(f: JobFilters, opts: CompileOptions = {}): Sql {
   // With a description search, live rows are written `state < 1` (the same rows: state is 0, 1 or 2),
   // the predicate of the description's index alone (migrations 11, 14): PostgreSQL then finds the matches
   // in that index, with the country if there is one (its second column), and checks the other filters on
-  // the heap. With `state = 0`, which every other search
-  // index shares, it would often test the description row by row, detoasting each vector: at a million
-  // live jobs 3 s instead of 0.5 s for description=excel&country=GB, 20 s instead of 0.4 s alone.
+  // the heap. With `state = 0`, which every other search index shares, it would often test the
+  // description row by row, detoasting each vector: at a million live jobs 3 s instead of 0.5 s for
+  // description=excel&country=GB, 20 s instead of 0.4 s alone.
   if (!opts.anyState)
     w.push(
       f.description || f.description_advanced

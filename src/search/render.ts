@@ -12,7 +12,10 @@ export interface JobRow {
   openings?: number;
 }
 
-/** The job's public JSON. Ids and titles precede the placeholder and, being JSON strings, cannot contain it. */
+/**
+ * The job's public JSON. Ids and titles precede the placeholder and, being JSON strings, cannot contain it.
+ * The feeds make the same text in SQL (`itemSql` in feeds.ts); test/http/feeds.test.ts holds them equal.
+ */
 export function renderJob(row: JobRow): string {
   const at = row.doc.indexOf(PLACEHOLDER);
   let out =

@@ -56,9 +56,10 @@ const VACUUM_SHARE = 0.01;
 
 /**
  * After every load: jobs whose expires_at has passed leave the live population, then counts and
- * coverage, then `VACUUM (ANALYZE)` of jobs (its heap). Given the row versions the load wrote (`written`), the
- * refresh runs only when something changed and the vacuum only when they are a sizeable share of the
- * table: a small crawl or a re-load of unchanged postings does not pay a full pass over a million rows.
+ * coverage, then `VACUUM (ANALYZE)` of the jobs heap. Given the row versions the load wrote
+ * (`written`), the refresh runs only when something changed and the vacuum only when they are a sizeable
+ * share of the table: a small crawl or a re-load of unchanged postings does not pay a full pass over a
+ * million rows.
  * Without `written` (a crawl round) it refreshes and leaves vacuuming to autovacuum.
  */
 export async function afterLoad(db: Db, written?: number): Promise<void> {
