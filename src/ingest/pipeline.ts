@@ -147,7 +147,12 @@ export async function ingestRecords(
     );
   }
   for (let i = 0; i < companies.length; i += 1000) {
-    await withTransaction(db.write, (c) => upsertCompanies(c, companies.slice(i, i + 1000).map(companyRow)));
+    await withTransaction(db.write, async (c) => {
+      // Company filters and the company inside every job read these rows: what is cached per data
+      // version must not outlive a changed profile.
+      if ((await upsertCompanies(c, companies.slice(i, i + 1000).map(companyRow))).length)
+        await bumpDataVersion(c);
+    });
   }
   const sourceRows = await loadSources(db.write);
   const postings: PostingItem[] = [];

@@ -44,6 +44,23 @@ describe('totals cache', () => {
     // A relative window is never cached.
     expect(await count('country=US&time_frame=3650d')).toBe(2);
   });
+
+  it('follows a load of company profiles alone (company filters and the embedded company change)', async () => {
+    const company = (industry: string) => ({ kind: 'company' as const, slug: 'tot-co', name: 'Tot Co', industry });
+    await ingestRecords(t.db, [
+      company('Mining'),
+      { ...posting(7, 'France'), company: { name: 'Tot Co', slug: 'tot-co' } },
+    ]);
+    const count = async (qs: string) =>
+      JSON.parse((await t.get(`/v1/jobs/count?${qs}`)).body).count as number;
+    expect(await count('company_industry=mining')).toBe(1);
+    expect(await count('company_industry=fishing')).toBe(0);
+    await ingestRecords(t.db, [company('Fishing')]);
+    expect(await count('company_industry=mining')).toBe(0);
+    expect(await count('company_industry=fishing')).toBe(1);
+    const page = JSON.parse((await t.get('/v1/jobs?company_industry=fishing')).body);
+    expect(page.data.map((j: { company: { industry: string } }) => j.company.industry)).toEqual(['Fishing']);
+  });
 });
 
 describe('TotalsCache.resolve', () => {
