@@ -46,7 +46,12 @@ describe('totals cache', () => {
   });
 
   it('follows a load of company profiles alone (company filters and the embedded company change)', async () => {
-    const company = (industry: string) => ({ kind: 'company' as const, slug: 'tot-co', name: 'Tot Co', industry });
+    const company = (industry: string) => ({
+      kind: 'company' as const,
+      slug: 'tot-co',
+      name: 'Tot Co',
+      industry,
+    });
     await ingestRecords(t.db, [
       company('Mining'),
       { ...posting(7, 'France'), company: { name: 'Tot Co', slug: 'tot-co' } },
