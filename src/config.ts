@@ -130,6 +130,11 @@ const schema = {
     default: 2,
     parse: int(1, 1000),
   },
+  PAGE_CACHE_MB: {
+    doc: 'Search pages each worker keeps per data version for requests asked again (0: none)',
+    default: 16,
+    parse: int(0, 65_536),
+  },
   CONNECTIONS_PER_ADDRESS: {
     doc: 'Open connections per client address and process',
     default: 128,

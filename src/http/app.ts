@@ -12,6 +12,8 @@ import type { Config } from '../config.ts';
 import { isTimeoutOrConnectionError } from '../db/pool.ts';
 import { ApiError, errors } from '../errors.ts';
 import { PgTotalsStore } from '../db/totals-store.ts';
+import { pageSize } from '../search/jobs.ts';
+import { PageCache } from '../search/page-cache.ts';
 import { TotalsCache } from '../search/totals.ts';
 import { Authenticator, extractKey } from './auth.ts';
 import { guardConnections } from './connections.ts';
@@ -58,7 +60,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const totals =
     opts.ctx.totals ??
     new TotalsCache(new PgTotalsStore(opts.ctx.db.write, opts.ctx.config.STATEMENT_TIMEOUT_MS));
-  const ctx = { ...opts.ctx, limiter, totals };
+  const mb = opts.ctx.config.PAGE_CACHE_MB;
+  const pages = opts.ctx.pages ?? (mb > 0 ? new PageCache(mb * 2 ** 20, pageSize) : undefined);
+  const ctx = { ...opts.ctx, limiter, totals, pages };
   const app = Fastify(serverOptions(ctx.config, opts.logger));
   const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX, limiter);
 
@@ -80,7 +84,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   }));
 
   installHooks(app, requestLog);
-  instrumentApp(app, { pools: ctx.db, totals: ctx.totals });
+  instrumentApp(app, { pools: ctx.db, totals: ctx.totals, pages: ctx.pages });
 
   app.setErrorHandler(errorHandler(requestLog));
 

@@ -39,6 +39,13 @@ const latency = new client.Histogram({
 // Pools and caches of every app built in this process (one in a service; tests build many).
 const pools = new Map<pg.Pool, string>();
 const caches = new Set<TotalsCache>();
+/** What metrics read of a page cache (search/page-cache.ts). */
+interface PageFigures {
+  hits: number;
+  misses: number;
+  readonly size: number;
+}
+const pageCaches = new Set<PageFigures>();
 
 const poolFigure = (name: string, help: string, read: (p: pg.Pool) => number) =>
   new client.Gauge({
@@ -68,6 +75,31 @@ new client.Counter({
     }
     this.inc({ result: 'hit' }, hits);
     this.inc({ result: 'miss' }, misses);
+  },
+});
+
+new client.Counter({
+  name: 'page_cache_lookups_total',
+  help: 'Look-ups of search pages kept per data version, by result (hit or miss)',
+  labelNames: ['result'] as const,
+  collect() {
+    this.reset();
+    let hits = 0;
+    let misses = 0;
+    for (const c of pageCaches) {
+      hits += c.hits;
+      misses += c.misses;
+    }
+    this.inc({ result: 'hit' }, hits);
+    this.inc({ result: 'miss' }, misses);
+  },
+});
+
+new client.Gauge({
+  name: 'page_cache_bytes',
+  help: 'Bytes held by the kept search pages (an upper bound)',
+  collect() {
+    this.set([...pageCaches].reduce((n, c) => n + c.size, 0));
   },
 });
 
@@ -129,11 +161,12 @@ function refused(err: unknown): never {
 /** Counts every response of the app and watches its pools and totals cache while it is open. */
 export function instrumentApp(
   app: FastifyInstance,
-  parts: { pools: { write: pg.Pool; read: pg.Pool }; totals: TotalsCache },
+  parts: { pools: { write: pg.Pool; read: pg.Pool }; totals: TotalsCache; pages?: PageFigures },
 ): void {
   pools.set(parts.pools.write, 'write');
   if (parts.pools.read !== parts.pools.write) pools.set(parts.pools.read, 'read');
   caches.add(parts.totals);
+  if (parts.pages) pageCaches.add(parts.pages);
   collectProcessMetrics();
   app.addHook('onResponse', async (req, reply) => {
     // Unmatched URLs share one label so that scanners cannot grow the label set.
@@ -146,5 +179,6 @@ export function instrumentApp(
     pools.delete(parts.pools.write);
     pools.delete(parts.pools.read);
     caches.delete(parts.totals);
+    if (parts.pages) pageCaches.delete(parts.pages);
   });
 }

@@ -6,6 +6,7 @@ import { withSnapshot } from '../db/pool.ts';
 import { dataVersion } from '../db/stats.ts';
 import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
 import { compileFilters, type JobFilters } from './filters.ts';
+import type { PageCache } from './page-cache.ts';
 import { type PageStrategy, pageStrategy } from './plan.ts';
 import { type DescriptionFormat, descriptionColumn, type JobRow, renderJob } from './render.ts';
 import { raw, type Sql, sql, stateIs } from './sql.ts';
@@ -30,10 +31,14 @@ export interface SearchContext {
   totals?: TotalsCache;
   /** The data version of `pool` read earlier in this request (with its key), if it was. */
   version?: number;
+  /** Search pages per data version; without it every request reads its page. */
+  pages?: PageCache<JobPage>;
 }
 
+type Db = pg.Pool | pg.PoolClient;
+
 /** The data version that cached totals are looked up under (none without a cache). */
-async function currentVersion(ctx: SearchContext, db: pg.Pool | pg.PoolClient): Promise<number | undefined> {
+async function currentVersion(ctx: SearchContext, db: Db): Promise<number | undefined> {
   if (!ctx.totals) return undefined;
   return ctx.version ?? dataVersion(db);
 }
@@ -61,13 +66,40 @@ const fields = (fmt: DescriptionFormat) =>
   raw(`j.id, j.doc, coalesce(c.subset_json, j.company_fallback) AS company, ${descriptionColumn(fmt)} AS description,
    j.posted_at::text AS pos`);
 
-export function searchJobs(ctx: SearchContext, req: SearchRequest): Promise<JobPage> {
+export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promise<JobPage> {
   const compiled = {
     where: compileFilters(req.filters),
     rowWhere: compileFilters(req.filters, { perRow: true }),
     fp: fingerprint('jobs', canonicalFilters(req.filters)),
   };
-  return req.collapse ? searchCollapsed(ctx, req, compiled) : searchFlat(ctx, req, compiled);
+  const read = (db: Db, version: number | undefined) =>
+    req.collapse
+      ? searchCollapsed(ctx, db, version, req, compiled)
+      : searchFlat(ctx, db, version, req, compiled);
+  // A window relative to the clock changes without a commit: its pages are never kept.
+  if (!ctx.pages || req.filters.time_frame) {
+    if (!req.collapse) return read(ctx.pool, await currentVersion(ctx, ctx.pool));
+    return withSnapshot(ctx.pool, async (c) => read(c, await currentVersion(ctx, c)));
+  }
+  // A kept page was read in one snapshot and is stored under the version of that snapshot.
+  const version = ctx.version ?? (await dataVersion(ctx.pool));
+  return ctx.pages.resolve(version, pageKey(compiled.fp, req), () =>
+    withSnapshot(ctx.pool, async (c) => {
+      const at = await dataVersion(c);
+      return { version: at, value: await read(c, ctx.totals ? at : undefined) };
+    }),
+  );
+}
+
+/** Everything a page depends on besides the data: its filters (by fingerprint), output and position. */
+function pageKey(fp: string, req: SearchRequest): string {
+  const { collapse, descriptionFormat, limit, offset, cursor } = req;
+  return [collapse ? 'groups' : 'jobs', fp, descriptionFormat ?? '', limit, offset, cursor ?? ''].join('|');
+}
+
+/** What a kept page holds, in characters. */
+export function pageSize(page: JobPage): number {
+  return page.jobs.reduce((n, j) => n + j.length, 64 + (page.nextCursor?.length ?? 0));
 }
 
 /** The filters with every list sorted: a list is a set, so its order does not change the query. */
@@ -81,7 +113,7 @@ interface PageRow extends JobRow {
 }
 
 async function pageRows(
-  ctx: SearchContext,
+  db: Db,
   req: SearchRequest,
   where: Sql,
   after: CursorPosition | undefined,
@@ -107,33 +139,29 @@ async function pageRows(
     SELECT ${fields(req.descriptionFormat)}
     FROM ids JOIN jobs j ON j.id = ids.id LEFT JOIN companies c ON c.slug = j.company_slug
     ORDER BY ids.posted_at DESC, ids.id DESC`;
-  return (await ctx.pool.query<PageRow>(query)).rows;
+  return (await db.query<PageRow>(query)).rows;
 }
 
-async function searchFlat(ctx: SearchContext, req: SearchRequest, c: Compiled): Promise<JobPage> {
+async function searchFlat(
+  ctx: SearchContext,
+  db: Db,
+  version: number | undefined,
+  req: SearchRequest,
+  c: Compiled,
+): Promise<JobPage> {
   const after: CursorPosition | undefined = req.cursor
     ? decodeCursor(ctx.cursorSecret, c.fp, req.cursor)
     : undefined;
   const offset = after ? 0 : req.offset;
-  const version = await currentVersion(ctx, ctx.pool);
-  const total = await exactCount(ctx.pool, ctx.totals, version, req.filters, c.where, `jobs|${c.fp}`, false);
+  const total = await exactCount(db, ctx.totals, version, req.filters, c.where, `jobs|${c.fp}`, false);
   let rows: PageRow[] = [];
   if (total > 0 && offset < total) {
     const live =
-      version === undefined
-        ? 0
-        : await exactCount(ctx.pool, ctx.totals, version, {}, LIVE_WHERE, LIVE_KEY, false);
+      version === undefined ? 0 : await exactCount(db, ctx.totals, version, {}, LIVE_WHERE, LIVE_KEY, false);
     const plan = pageStrategy(offset + req.limit + 1, total, live);
-    if (plan.kind === 'walk') rows = await pageRows(ctx, req, c.rowWhere, after, offset, plan);
+    if (plan.kind === 'walk') rows = await pageRows(db, req, c.rowWhere, after, offset, plan);
     if (rows.length <= req.limit)
-      rows = await pageRows(
-        ctx,
-        req,
-        c.where,
-        after,
-        offset,
-        plan.kind === 'sort' ? plan : { kind: 'index' },
-      );
+      rows = await pageRows(db, req, c.where, after, offset, plan.kind === 'sort' ? plan : { kind: 'index' });
   }
   const more = rows.length > req.limit;
   const page = rows.slice(0, req.limit);
@@ -153,45 +181,48 @@ const LIVE_WHERE = compileFilters({});
  * Collapse: one row per company + title, the newest of its group, with `openings`. Groups are ordered by
  * their newest row, so the page is found by walking the matches newest first until offset + limit groups
  * are seen, in chunks that grow; only the page's groups are then counted. The total (the number of
- * groups) is cached per data version like every total. All reads share one snapshot.
+ * groups) is cached per data version like every total. All reads share `client`'s one snapshot.
  */
-async function searchCollapsed(ctx: SearchContext, req: SearchRequest, c: Compiled): Promise<JobPage> {
+async function searchCollapsed(
+  ctx: SearchContext,
+  client: Db,
+  version: number | undefined,
+  req: SearchRequest,
+  c: Compiled,
+): Promise<JobPage> {
   const want = req.offset + req.limit;
-  return withSnapshot(ctx.pool, async (client) => {
-    const version = await currentVersion(ctx, client);
-    const total = await exactCount(client, ctx.totals, version, req.filters, c.where, `groups|${c.fp}`, true);
-    const newest = new Map<string, { id: string; pos: string }>();
-    let after: CursorPosition | undefined;
-    for (let chunk = Math.max(2 * want, 16); newest.size < want; chunk *= 4) {
-      const keyset = after ? sql`AND (j.posted_at, j.id) < (${after.at}::timestamptz, ${after.id})` : sql``;
-      const { rows } = await client.query<{ id: string; collapse_key: string; pos: string }>(
-        sql`SELECT j.id, j.collapse_key, j.posted_at::text AS pos FROM jobs j WHERE ${c.rowWhere} ${keyset}
-            ORDER BY j.posted_at DESC, j.id DESC LIMIT ${chunk}`,
-      );
-      for (const r of rows) if (!newest.has(r.collapse_key)) newest.set(r.collapse_key, r);
-      if (rows.length < chunk) break;
-      const last = rows[rows.length - 1];
-      after = { at: last.pos, id: last.id };
-    }
-    const page = [...newest].slice(req.offset, want);
-    if (!page.length) return { jobs: [], total, byCursor: false };
+  const total = await exactCount(client, ctx.totals, version, req.filters, c.where, `groups|${c.fp}`, true);
+  const newest = new Map<string, { id: string; pos: string }>();
+  let after: CursorPosition | undefined;
+  for (let chunk = Math.max(2 * want, 16); newest.size < want; chunk *= 4) {
+    const keyset = after ? sql`AND (j.posted_at, j.id) < (${after.at}::timestamptz, ${after.id})` : sql``;
+    const { rows } = await client.query<{ id: string; collapse_key: string; pos: string }>(
+      sql`SELECT j.id, j.collapse_key, j.posted_at::text AS pos FROM jobs j WHERE ${c.rowWhere} ${keyset}
+          ORDER BY j.posted_at DESC, j.id DESC LIMIT ${chunk}`,
+    );
+    for (const r of rows) if (!newest.has(r.collapse_key)) newest.set(r.collapse_key, r);
+    if (rows.length < chunk) break;
+    const last = rows[rows.length - 1];
+    after = { at: last.pos, id: last.id };
+  }
+  const page = [...newest].slice(req.offset, want);
+  if (!page.length) return { jobs: [], total, byCursor: false };
 
-    const { rows: counts } = await client.query<{ collapse_key: string; n: number }>(
-      sql`SELECT j.collapse_key, count(*) AS n FROM jobs j
-          WHERE ${c.where} AND j.collapse_key = ANY(${page.map(([key]) => key)}::text[])
-          GROUP BY j.collapse_key`,
-    );
-    const openings = new Map(counts.map((r) => [r.collapse_key, Number(r.n)]));
-    const { rows } = await client.query<PageRow>(
-      sql`SELECT ${fields(req.descriptionFormat)} FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug
-          WHERE j.id = ANY(${page.map(([, row]) => row.id)}::text[])`,
-    );
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const jobs = page.map(([key, row]) =>
-      renderJob({ ...byId.get(row.id)!, openings: openings.get(key) ?? 0 }),
-    );
-    return { jobs, total, byCursor: false };
-  });
+  const { rows: counts } = await client.query<{ collapse_key: string; n: number }>(
+    sql`SELECT j.collapse_key, count(*) AS n FROM jobs j
+        WHERE ${c.where} AND j.collapse_key = ANY(${page.map(([key]) => key)}::text[])
+        GROUP BY j.collapse_key`,
+  );
+  const openings = new Map(counts.map((r) => [r.collapse_key, Number(r.n)]));
+  const { rows } = await client.query<PageRow>(
+    sql`SELECT ${fields(req.descriptionFormat)} FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug
+        WHERE j.id = ANY(${page.map(([, row]) => row.id)}::text[])`,
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const jobs = page.map(([key, row]) =>
+    renderJob({ ...byId.get(row.id)!, openings: openings.get(key) ?? 0 }),
+  );
+  return { jobs, total, byCursor: false };
 }
 
 export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {

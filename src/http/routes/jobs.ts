@@ -27,6 +27,7 @@ const searchContext = (ctx: AppContext): SearchContext => ({
   pool: ctx.db.read,
   cursorSecret: ctx.cursorSecret,
   totals: ctx.totals,
+  pages: ctx.pages,
   // Read with the key on the primary; a replica's own version is read where it is searched.
   version: ctx.db.readIsPrimary ? ctx.dataVersion : undefined,
 });

@@ -2,6 +2,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/pool.ts';
+import type { JobPage } from '../../search/jobs.ts';
+import type { PageCache } from '../../search/page-cache.ts';
 import type { TotalsCache } from '../../search/totals.ts';
 import type { Limiter } from '../../limiter/limits.ts';
 import { type Endpoint, type EndpointParams, parseParams, type RawQuery } from '../params/registry.ts';
@@ -16,6 +18,8 @@ export interface AppContext {
   limiter?: Limiter;
   /** Set by buildApp: exact totals cached per data version. */
   totals?: TotalsCache;
+  /** Set by buildApp: search pages kept per data version (none when PAGE_CACHE_MB is 0). */
+  pages?: PageCache<JobPage>;
   /** Set per authenticated request: the data version read with the key, on the primary. */
   dataVersion?: number;
 }

@@ -1,0 +1,77 @@
+// Search pages kept per data version. A page is a function of the data and the request alone (windows
+// relative to the clock aside, which are never kept), and the data changes only when a commit bumps
+// data_version; a page computed in one snapshot is stored under the version read in that snapshot, so it
+// is the exact answer to the same request at that version, whichever request asks. A request looks its
+// page up under the version it read, so nothing kept can outlive a load, an expiry or a changed profile.
+//
+// Bounded by the characters it holds (each counted as two bytes, V8's widest); the least recently used
+// page goes first. Concurrent misses of one page share one computation.
+
+export interface Computed<T> {
+  /** The data version read in the snapshot the value was computed in. */
+  version: number;
+  value: T;
+}
+
+export class PageCache<T> {
+  private map = new Map<string, { value: T; bytes: number }>();
+  private running = new Map<string, Promise<T>>();
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly sizeOf: (value: T) => number,
+  ) {}
+
+  /**
+   * The value of `key` at `version`: kept, or being computed by a concurrent request, or computed now
+   * by `compute` and kept under the version it reports.
+   */
+  resolve(version: number, key: string, compute: () => Promise<Computed<T>>): Promise<T> {
+    const k = `${version}|${key}`;
+    const kept = this.map.get(k);
+    if (kept) {
+      this.hits++;
+      // Re-insert: the map's order is the eviction order.
+      this.map.delete(k);
+      this.map.set(k, kept);
+      return Promise.resolve(kept.value);
+    }
+    this.misses++;
+    let running = this.running.get(k);
+    if (!running) {
+      running = compute()
+        .then((c) => {
+          this.keep(`${c.version}|${key}`, c.value);
+          return c.value;
+        })
+        .finally(() => this.running.delete(k));
+      this.running.set(k, running);
+    }
+    return running;
+  }
+
+  private keep(k: string, value: T): void {
+    const bytes = 2 * this.sizeOf(value) + 2 * k.length;
+    if (bytes > this.maxBytes / 8) return; // one page never takes more than an eighth
+    const old = this.map.get(k);
+    if (old) {
+      this.bytes -= old.bytes;
+      this.map.delete(k);
+    }
+    this.map.set(k, { value, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.map) {
+      if (this.bytes <= this.maxBytes) break;
+      this.map.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  /** Bytes held (an upper bound). */
+  get size(): number {
+    return this.bytes;
+  }
+}
