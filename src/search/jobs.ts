@@ -67,15 +67,18 @@ const fields = (fmt: DescriptionFormat) =>
    j.posted_at::text AS pos`);
 
 export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promise<JobPage> {
-  const compiled = {
-    where: compileFilters(req.filters),
-    rowWhere: compileFilters(req.filters, { perRow: true }),
-    fp: fingerprint('jobs', canonicalFilters(req.filters)),
-  };
-  const read = (db: Db, version: number | undefined) =>
-    req.collapse
+  const fp = fingerprint('jobs', canonicalFilters(req.filters));
+  const read = (db: Db, version: number | undefined) => {
+    // Compiled only when the page is read: a kept page needs its fingerprint alone.
+    const compiled = {
+      where: compileFilters(req.filters),
+      rowWhere: compileFilters(req.filters, { perRow: true }),
+      fp,
+    };
+    return req.collapse
       ? searchCollapsed(ctx, db, version, req, compiled)
       : searchFlat(ctx, db, version, req, compiled);
+  };
   // A window relative to the clock changes without a commit: its pages are never kept.
   if (!ctx.pages || req.filters.time_frame) {
     if (!req.collapse) return read(ctx.pool, await currentVersion(ctx, ctx.pool));
@@ -83,7 +86,7 @@ export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promis
   }
   // A kept page was read in one snapshot and is stored under the version of that snapshot.
   const version = ctx.version ?? (await dataVersion(ctx.pool));
-  return ctx.pages.resolve(version, pageKey(compiled.fp, req), () =>
+  return ctx.pages.resolve(version, pageKey(fp, req), () =>
     withSnapshot(ctx.pool, async (c) => {
       const at = await dataVersion(c);
       return { version: at, value: await read(c, ctx.totals ? at : undefined) };
