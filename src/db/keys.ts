@@ -108,19 +108,20 @@ export interface Admitted {
   owner: KeyOwner;
   /** The data version when the key was read (the key of the cached totals). */
   version: number;
-  /** The PostgreSQL limiter's step, when it was asked for (`take`). */
-  taken?: TakeResult;
+  /** The PostgreSQL limiter's step for each request, in order, when it was asked for (`take`). */
+  taken?: TakeResult[];
 }
 
 /**
  * The active key with this hash (read on every request, so revocation is immediate) and the data version,
- * in one statement (api_admit, migration 10); with `take`, the PostgreSQL limiter's step too. Undefined
- * when no active key has this hash.
+ * in one statement (api_admit_many, migration 16); with `take`, the PostgreSQL limiter's step for `n`
+ * requests of the key at once too: the first that fit are admitted, the rest refused. Undefined when no
+ * active key has this hash.
  */
 export async function admitKey(
   pool: pg.Pool,
   hash: Buffer,
-  take?: { nowMs: number },
+  take?: { nowMs: number; n: number },
 ): Promise<Admitted | undefined> {
   const { rows } = await pool.query<{
     key_id: number | null;
@@ -128,13 +129,14 @@ export async function admitKey(
     rate_limit: number;
     monthly_quota: number;
     version: number;
-    outcome: TakeOutcome | null;
+    admitted: number | null;
+    refusal: TakeOutcome;
     in_window: number;
     oldest_ms: number | null;
   }>({
-    name: 'api_admit',
-    text: 'SELECT * FROM api_admit($1, $2, $3, $4)',
-    values: [hash, take?.nowMs ?? null, WINDOW_MS, take ? monthOf(take.nowMs) : null],
+    name: 'api_admit_many',
+    text: 'SELECT * FROM api_admit_many($1, $2, $3, $4, $5)',
+    values: [hash, take?.nowMs ?? null, WINDOW_MS, take ? monthOf(take.nowMs) : null, take?.n ?? 0],
   });
   const r = rows[0];
   if (r.key_id === null) return undefined;
@@ -144,8 +146,15 @@ export async function admitKey(
     rate_limit: r.rate_limit,
     monthly_quota: r.monthly_quota,
   };
-  const taken =
-    r.outcome === null ? undefined : { outcome: r.outcome, inWindow: r.in_window, oldestMs: r.oldest_ms };
+  if (!take || r.admitted === null) return { owner, version: r.version };
+  // The i-th admitted request is the (in_window + i + 1)-th of the window; the refused ones see it full.
+  const k = r.admitted;
+  const oldest = r.oldest_ms ?? (k > 0 ? take.nowMs : null);
+  const taken = Array.from({ length: take.n }, (_, i): TakeResult =>
+    i < k
+      ? { outcome: 0, inWindow: r.in_window + i + 1, oldestMs: oldest }
+      : { outcome: r.refusal, inWindow: r.in_window + k, oldestMs: oldest },
+  );
   return { owner, version: r.version, taken };
 }
 

@@ -1,7 +1,8 @@
 // API-key authentication: header `Authorization: Bearer <key>` (or a bare key), else `api_key` in the
 // query; the header wins. Every failure gives the same 401.
 import type pg from 'pg';
-import { admitKey, hashKey, type KeyOwner, touchKeys } from '../db/keys.ts';
+import { type Admitted, admitKey, hashKey, type KeyOwner, touchKeys } from '../db/keys.ts';
+import type { TakeResult } from '../db/usage.ts';
 import { errors } from '../errors.ts';
 import type { LimitDecision, Limiter } from '../limiter/limits.ts';
 import type { RawQuery } from './params/registry.ts';
@@ -22,8 +23,21 @@ export interface Admission {
   version: number;
 }
 
+interface Taken {
+  admitted: Admitted | undefined;
+  taken: TakeResult | undefined;
+  now: number | undefined;
+}
+
+interface Waiter {
+  resolve: (t: Taken) => void;
+  reject: (err: unknown) => void;
+}
+
 export class Authenticator {
   private shape: RegExp;
+  /** Per key hash with a take in flight: the requests waiting for the next one. */
+  private waiting = new Map<string, Waiter[]>();
   private used = new Map<number, Date>();
   private timer: NodeJS.Timeout;
 
@@ -48,16 +62,54 @@ export class Authenticator {
   async admit(key: string | undefined): Promise<Admission> {
     if (!key || !this.shape.test(key)) throw errors.unauthorized();
     const inline = this.limiter?.inline;
-    const now = inline?.now();
-    const admitted = await admitKey(this.pool, hashKey(key), now === undefined ? undefined : { nowMs: now });
+    const { admitted, taken, now } = inline
+      ? await this.take(hashKey(key), inline.now)
+      : { admitted: await admitKey(this.pool, hashKey(key)), taken: undefined, now: undefined };
     if (!admitted) throw errors.unauthorized();
-    const { owner, version, taken } = admitted;
+    const { owner, version } = admitted;
     this.used.set(owner.key_id, new Date());
     const decision =
       inline && taken && now !== undefined
         ? inline.settle(owner, taken, now)
         : await this.limiter?.take(owner);
     return { owner, decision, version };
+  }
+
+  /**
+   * The key and the PostgreSQL limiter's step in one statement. A key's takes run one at a time in the
+   * database (its lock), so the requests of a key that arrive while one of its takes is in flight wait
+   * here and go as one take of them all (migration 16), in the order they came.
+   */
+  private take(hash: Buffer, clock: () => number): Promise<Taken> {
+    const id = hash.toString('hex');
+    return new Promise<Taken>((resolve, reject) => {
+      const queue = this.waiting.get(id);
+      if (queue) {
+        queue.push({ resolve, reject });
+        return;
+      }
+      this.waiting.set(id, []);
+      this.send(id, hash, clock, [{ resolve, reject }]);
+    });
+  }
+
+  private send(id: string, hash: Buffer, clock: () => number, batch: Waiter[]): void {
+    const now = clock();
+    admitKey(this.pool, hash, { nowMs: now, n: batch.length })
+      .then(
+        (admitted) =>
+          batch.forEach((w, i) => {
+            w.resolve({ admitted, taken: admitted?.taken?.[i], now });
+          }),
+        (err) => batch.forEach((w) => w.reject(err)),
+      )
+      .finally(() => {
+        const next = this.waiting.get(id) ?? [];
+        if (next.length) {
+          this.waiting.set(id, []);
+          this.send(id, hash, clock, next);
+        } else this.waiting.delete(id);
+      });
   }
 
   async flush(): Promise<void> {

@@ -120,7 +120,7 @@ describe('admission', () => {
     }
     // The batched last_used_at write runs on its own timer, not per request.
     const perRequest = statements.filter((q) => !q.includes('SET last_used_at'));
-    expect(perRequest).toEqual(['SELECT * FROM api_admit($1, $2, $3, $4)']);
+    expect(perRequest).toEqual(['SELECT * FROM api_admit_many($1, $2, $3, $4, $5)']);
   });
 
   it('sees a revocation on the very next request', async () => {
@@ -129,6 +129,48 @@ describe('admission', () => {
     expect((await get('/v1/meta', keys[0])).statusCode).toBe(200);
     await db.write.query('UPDATE api_keys SET revoked_at = now() WHERE account_id = $1', [id]);
     expect((await get('/v1/meta', keys[0])).statusCode).toBe(401);
+  });
+
+  it('takes the requests of a key that arrive during its take as one, each with its own decision', async () => {
+    const { id, keys } = await account(5, 7);
+    const takes: number[] = [];
+    const query = db.write.query.bind(db.write);
+    db.write.query = ((...args: Parameters<typeof query>) => {
+      const q = args[0] as { text?: string; values?: unknown[] };
+      if (q.text?.includes('api_admit_many')) takes.push(Number(q.values?.[4]));
+      return query(...args);
+    }) as typeof db.write.query;
+    let res: Awaited<ReturnType<typeof get>>[];
+    try {
+      clock += 1000;
+      res = await Promise.all(Array.from({ length: 12 }, () => get('/v1/meta', keys[0])));
+    } finally {
+      db.write.query = query;
+    }
+    // The first request went alone; those that came while a take was in flight went together.
+    expect(takes[0]).toBe(1);
+    expect(takes.length).toBeLessThan(12);
+    expect(takes.reduce((a, b) => a + b, 0)).toBe(12);
+    // Admitted in the order they came, each seeing the window after itself; the rest refused by the window.
+    expect(res.map((r) => r.statusCode)).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
+    expect(res.map((r) => limits(r).remaining)).toEqual([4, 3, 2, 1, 0, ...Array(7).fill(0)]);
+    expect(res.slice(5).every((r) => limits(r).retryAfter === 60)).toBe(true);
+    const stored = await db.write.query<{ hits: number; window: number }>(
+      `SELECT (SELECT count(*)::int FROM rate_hits h JOIN api_keys k ON k.id = h.key_id WHERE k.account_id = $1) AS hits,
+              (SELECT coalesce(sum(w.n), 0)::int FROM rate_windows w JOIN api_keys k ON k.id = w.key_id WHERE k.account_id = $1) AS window`,
+      [id],
+    );
+    expect(stored.rows[0]).toEqual({ hits: 5, window: 5 });
+    expect(await usage(id)).toBe(5);
+
+    // A minute later the window is empty and the quota (7) has 2 left: of a batch, 2 pass, the rest are
+    // refused by the quota, which wins.
+    clock += 61_000;
+    res = await Promise.all(Array.from({ length: 6 }, () => get('/v1/meta', keys[0])));
+    expect(res.map((r) => r.statusCode)).toEqual([200, 200, 429, 429, 429, 429]);
+    expect(JSON.parse(res[5].body).error).toBe('monthly quota exhausted');
+    expect(res[5].headers['retry-after']).toBeUndefined();
+    expect(await usage(id)).toBe(7);
   });
 });
 
