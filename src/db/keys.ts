@@ -150,10 +150,12 @@ export async function admitKey(
   // The i-th admitted request is the (in_window + i + 1)-th of the window; the refused ones see it full.
   const k = r.admitted;
   const oldest = r.oldest_ms ?? (k > 0 ? take.nowMs : null);
-  const taken = Array.from({ length: take.n }, (_, i): TakeResult =>
-    i < k
-      ? { outcome: 0, inWindow: r.in_window + i + 1, oldestMs: oldest }
-      : { outcome: r.refusal, inWindow: r.in_window + k, oldestMs: oldest },
+  const taken = Array.from(
+    { length: take.n },
+    (_, i): TakeResult =>
+      i < k
+        ? { outcome: 0, inWindow: r.in_window + i + 1, oldestMs: oldest }
+        : { outcome: r.refusal, inWindow: r.in_window + k, oldestMs: oldest },
   );
   return { owner, version: r.version, taken };
 }
