@@ -97,11 +97,12 @@ export class Authenticator {
     const now = clock();
     admitKey(this.pool, hash, { nowMs: now, n: batch.length })
       .then(
-        (admitted) =>
-          batch.forEach((w, i) => {
-            w.resolve({ admitted, taken: admitted?.taken?.[i], now });
-          }),
-        (err) => batch.forEach((w) => w.reject(err)),
+        (admitted) => {
+          for (const [i, w] of batch.entries()) w.resolve({ admitted, taken: admitted?.taken?.[i], now });
+        },
+        (err) => {
+          for (const w of batch) w.reject(err);
+        },
       )
       .finally(() => {
         const next = this.waiting.get(id) ?? [];
