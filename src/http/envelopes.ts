@@ -7,12 +7,14 @@ import type { JobPage } from '../search/jobs.ts';
 const array = (items: string[]) => `[${items.join(',')}]`;
 
 /** /v1/jobs: `offset` only when paging by offset; collapsed pages have `collapsed` and no cursor. */
-export function jobSearchBody(page: JobPage, limit: number, offset: number, collapsed: boolean): string {
-  const head = `{"data":${array(page.jobs)},"total":${page.total},"limit":${limit}`;
-  if (collapsed) return `${head},"offset":${offset},"collapsed":true}`;
-  const offsetPart = page.byCursor ? '' : `,"offset":${offset}`;
-  return `${head}${offsetPart},"next_cursor":${JSON.stringify(page.nextCursor ?? null)}}`;
+export function jobSearchBody(page: JobPage, limit: number, offset: number, collapsed: boolean): Buffer {
+  const tail = collapsed
+    ? `,"offset":${offset},"collapsed":true}`
+    : `${page.byCursor ? '' : `,"offset":${offset}`},"next_cursor":${JSON.stringify(page.nextCursor ?? null)}}`;
+  return Buffer.concat([DATA, page.data, Buffer.from(`,"total":${page.total},"limit":${limit}${tail}`)]);
 }
+
+const DATA = Buffer.from('{"data":');
 
 export function countBody(n: number): string {
   return `{"count":${n}}`;

@@ -44,8 +44,11 @@ async function currentVersion(ctx: SearchContext, db: Db): Promise<number | unde
 }
 
 export interface JobPage {
-  /** The jobs of the page, newest first, as public JSON. */
-  jobs: string[];
+  /**
+   * The jobs of the page, newest first, as one JSON array in UTF-8: encoded once, so a kept page is
+   * written as it is (encoding 100 kB of text per response cost a worker a third of its time).
+   */
+  data: Buffer;
   /** Exact number of matches (of groups when collapsed). */
   total: number;
   /** Flat pages: the cursor of the next page, null at the end. Collapsed pages have none. */
@@ -100,9 +103,9 @@ function pageKey(fp: string, req: SearchRequest): string {
   return [collapse ? 'groups' : 'jobs', fp, descriptionFormat ?? '', limit, offset, cursor ?? ''].join('|');
 }
 
-/** What a kept page holds, in characters. */
+/** What a kept page holds, in bytes. */
 export function pageSize(page: JobPage): number {
-  return page.jobs.reduce((n, j) => n + j.length, 64 + (page.nextCursor?.length ?? 0));
+  return page.data.length + 2 * (64 + (page.nextCursor?.length ?? 0));
 }
 
 /** The filters with every list sorted: a list is a set, so its order does not change the query. */
@@ -170,7 +173,7 @@ async function searchFlat(
   const page = rows.slice(0, req.limit);
   const last = page[page.length - 1];
   return {
-    jobs: page.map((r) => renderJob(r)),
+    data: jsonArray(page.map((r) => renderJob(r))),
     total,
     nextCursor: more && last ? encodeCursor(ctx.cursorSecret, c.fp, { at: last.pos, id: last.id }) : null,
     byCursor: after !== undefined,
@@ -209,7 +212,7 @@ async function searchCollapsed(
     after = { at: last.pos, id: last.id };
   }
   const page = [...newest].slice(req.offset, want);
-  if (!page.length) return { jobs: [], total, byCursor: false };
+  if (!page.length) return { data: jsonArray([]), total, byCursor: false };
 
   const { rows: counts } = await client.query<{ collapse_key: string; n: number }>(
     sql`SELECT j.collapse_key, count(*) AS n FROM jobs j
@@ -225,8 +228,10 @@ async function searchCollapsed(
   const jobs = page.map(([key, row]) =>
     renderJob({ ...byId.get(row.id)!, openings: openings.get(key) ?? 0 }),
   );
-  return { jobs, total, byCursor: false };
+  return { data: jsonArray(jobs), total, byCursor: false };
 }
+
+const jsonArray = (items: string[]) => Buffer.from(`[${items.join(',')}]`);
 
 export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
   const key = `${collapse ? 'groups' : 'jobs'}|${fingerprint('jobs', canonicalFilters(filters))}`;

@@ -4,8 +4,9 @@
 // is the exact answer to the same request at that version, whichever request asks. A request looks its
 // page up under the version it read, so nothing kept can outlive a load, an expiry or a changed profile.
 //
-// Bounded by the characters it holds (each counted as two bytes, V8's widest); the least recently used
-// page goes first. Concurrent misses of one page share one computation.
+// Bounded by the bytes it holds (its values as `sizeOf` counts them, its keys at two bytes a character,
+// V8's widest); the least recently used page goes first. Concurrent misses of one page share one
+// computation.
 
 export interface Computed<T> {
   /** The data version read in the snapshot the value was computed in. */
@@ -54,7 +55,7 @@ export class PageCache<T> {
   }
 
   private keep(k: string, value: T): void {
-    const bytes = 2 * this.sizeOf(value) + 2 * k.length;
+    const bytes = this.sizeOf(value) + 2 * k.length;
     if (bytes > this.maxBytes / 8) return; // one page never takes more than an eighth
     const old = this.map.get(k);
     if (old) {

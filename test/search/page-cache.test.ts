@@ -97,7 +97,7 @@ describe('kept search pages', () => {
 });
 
 describe('PageCache', () => {
-  const sized = (s: string) => s.length;
+  const sized = (s: string) => 2 * s.length;
 
   it('keeps a value under the version its snapshot read, not the version it was asked at', async () => {
     const cache = new PageCache<string>(1 << 20, sized);
