@@ -40,6 +40,16 @@ export async function takeRequest(
   return { outcome: r.outcome as TakeOutcome, inWindow: r.in_window, oldestMs: r.oldest_ms };
 }
 
+/**
+ * Vacuums the window rows. Every take deletes the rows that left its key's window, at the low end of the
+ * index on (key_id, at_ms), and the next take's delete walks over their dead entries until a vacuum
+ * removes them; autovacuum comes at most once a minute, when a busy key has deleted a minute of
+ * requests: 3–5 ms a take instead of 0.2 at 2,400 requests a second.
+ */
+export async function vacuumRateHits(pool: pg.Pool): Promise<void> {
+  await pool.query('VACUUM rate_hits');
+}
+
 /** Deletes the window rows of keys that stopped sending requests. Returns the number deleted. */
 export async function purgeRateHits(pool: pg.Pool, nowMs: number): Promise<number> {
   const { rows } = await pool.query<{ n: string }>('SELECT limiter_purge($1, $2) AS n', [nowMs, WINDOW_MS]);

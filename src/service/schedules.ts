@@ -1,13 +1,14 @@
-// Background work inside the service: the expiry schedule, the purge of old expired jobs, and the
-// refresh of jobs_count and coverage. Each run takes a session advisory lock, so with several
-// processes only one does the work at a time and requests are never blocked.
+// Background work inside the service: the expiry schedule, the purge of old expired jobs, the
+// refresh of jobs_count and coverage, and the vacuum of the PostgreSQL limiter's window rows. Each run
+// takes a session advisory lock, so with several processes only one does the work at a time and
+// requests are never blocked.
 import type { Config } from '../config.ts';
 import { refreshJobsCounts } from '../db/companies-write.ts';
 import { purgeExpired } from '../db/jobs-write.ts';
 import type { Db } from '../db/pool.ts';
 import { refreshCoverage } from '../db/stats.ts';
 import { purgeSharedTotals } from '../db/totals-store.ts';
-import { purgeRateHits } from '../db/usage.ts';
+import { purgeRateHits, vacuumRateHits } from '../db/usage.ts';
 import { type BoardReport, Crawler } from '../ingest/crawl/crawler.ts';
 import { pipelineSink } from '../ingest/crawl/pipeline-sink.ts';
 import { loadRegistry } from '../ingest/crawl/registry.ts';
@@ -17,6 +18,9 @@ import { countCrawl } from './metrics-server.ts';
 const EXPIRY_LOCK = 7_410_010;
 const REFRESH_LOCK = 7_410_011;
 const CRAWL_LOCK = 7_410_012;
+const LIMITER_VACUUM_LOCK = 7_410_013;
+/** Period of the vacuum of the PostgreSQL limiter's window rows (usage.ts, vacuumRateHits). */
+const LIMITER_VACUUM_S = 5;
 
 async function exclusively(db: Db, lock: number, work: () => Promise<void>): Promise<boolean> {
   const client = await db.write.connect();
@@ -124,6 +128,13 @@ export function startSchedules(db: Db, config: Config, log: (msg: string, err?: 
     every(config.EXPIRY_INTERVAL_S, 'expiry', () => runExpiry(db, config)),
     every(config.REFRESH_INTERVAL_S, 'refresh', () => runRefresh(db)),
   ];
+  // The PostgreSQL limiter (no Redis): its window rows are deleted by every take.
+  if (!config.REDIS_URL)
+    timers.push(
+      every(LIMITER_VACUUM_S, 'limiter vacuum', async () => {
+        await exclusively(db, LIMITER_VACUUM_LOCK, () => vacuumRateHits(db.write));
+      }),
+    );
   const boards = config.CRAWL_BOARDS;
   if (boards) {
     // The crawler keeps its conditional-request validators between rounds.
