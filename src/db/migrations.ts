@@ -581,7 +581,8 @@ ON CONFLICT (name) DO UPDATE SET def = EXCLUDED.def;
     // of a key that arrive while an earlier one is being admitted as one take of p_n requests (http/
     // auth.ts): the first that fit the window and the quota are admitted, in order, the rest refused
     // with the reason. Exact as before: every change of a key's rows and of its account's month counter
-    // happens under the same locks. api_admit and limiter_take stay for processes of the version before.
+    // happens under the same locks. limiter_take becomes a take of one request, so the PostgreSQL limiter
+    // has one implementation; it and api_admit stay for processes of the version before.
     sql: `
 CREATE FUNCTION limiter_take_many(p_key bigint, p_account bigint, p_now bigint, p_window bigint,
                                   p_limit int, p_quota bigint, p_month date, p_n int,
@@ -629,6 +630,22 @@ BEGIN
     ON CONFLICT (key_id) DO UPDATE SET n = w.n + admitted;
   INSERT INTO usage_key_month AS u (key_id, month, n) VALUES (p_key, p_month, admitted)
     ON CONFLICT (key_id, month) DO UPDATE SET n = u.n + admitted;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION limiter_take(p_key bigint, p_account bigint, p_now bigint, p_window bigint,
+                                        p_limit int, p_quota bigint, p_month date,
+                                        OUT outcome int, OUT in_window int, OUT oldest_ms bigint)
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+  taken int;
+BEGIN
+  SELECT t.admitted, t.refusal, t.in_window, t.oldest_ms INTO taken, outcome, in_window, oldest_ms
+    FROM limiter_take_many(p_key, p_account, p_now, p_window, p_limit, p_quota, p_month, 1) t;
+  IF taken = 1 THEN
+    in_window := in_window + 1;
+    oldest_ms := coalesce(oldest_ms, p_now);
+  END IF;
 END
 $fn$;
 

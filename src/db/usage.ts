@@ -1,5 +1,6 @@
 // SQL of the PostgreSQL limiter and of the operator's account and usage commands.
-// The take itself is the function limiter_take (migration 2): one statement, one round trip.
+// The take itself is the function limiter_take_many (migration 16; limiter_take is a take of one):
+// one statement, one round trip.
 import type pg from 'pg';
 
 export const WINDOW_MS = 60_000;

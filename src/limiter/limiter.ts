@@ -1,7 +1,8 @@
 // The limiters: a sliding 60-second window per key (the account's rate_limit) and a monthly quota per
 // account (calendar month, UTC), exact across processes and hosts.
 //   - PgLimiter: without REDIS_URL; the processes of one host share the PostgreSQL primary. One statement
-//     per request (limiter_take, migration 2) under a per-key advisory lock.
+//     per request under a per-key advisory lock (limiter_take_many, migration 16; in the request path
+//     with the key, http/auth.ts, which sends a key's waiting requests as one take).
 //   - RedisLimiter: with REDIS_URL; every host shares Redis. One Lua script per request. When Redis does
 //     not answer it fails open: a per-process window keeps working, the quota is not counted, a warning
 //     is logged and healthy() is false until Redis answers again (docs/decisions.md, rate limits).
