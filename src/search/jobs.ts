@@ -7,7 +7,7 @@ import { dataVersion } from '../db/stats.ts';
 import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
 import { compileFilters, type JobFilters } from './filters.ts';
 import type { PageCache } from './page-cache.ts';
-import { type PageStrategy, pageStrategy } from './plan.ts';
+import { MAX_SORTED, type PageStrategy, pageStrategy } from './plan.ts';
 import { type DescriptionFormat, descriptionColumn, type JobRow, renderJob } from './render.ts';
 import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { JobState } from '../model/job-state.ts';
@@ -159,9 +159,11 @@ async function searchFlat(
     ? decodeCursor(ctx.cursorSecret, c.fp, req.cursor)
     : undefined;
   const offset = after ? 0 : req.offset;
-  const total = await exactCount(db, ctx.totals, version, req.filters, c.where, `jobs|${c.fp}`, false);
-  let rows: PageRow[] = [];
-  if (total > 0 && offset < total) {
+  const once = await countWithPage(ctx, db, version, req, c, after, offset);
+  const total =
+    once?.total ?? (await exactCount(db, ctx.totals, version, req.filters, c.where, `jobs|${c.fp}`, false));
+  let rows: PageRow[] = once?.rows ?? [];
+  if (!once && total > 0 && offset < total) {
     const live =
       version === undefined ? 0 : await exactCount(db, ctx.totals, version, {}, LIVE_WHERE, LIVE_KEY, false);
     const plan = pageStrategy(offset + req.limit + 1, total, live);
@@ -178,6 +180,45 @@ async function searchFlat(
     nextCursor: more && last ? encodeCursor(ctx.cursorSecret, c.fp, { at: last.pos, id: last.id }) : null,
     byCursor: after !== undefined,
   };
+}
+
+/**
+ * The total and the page in one statement, for a request whose total is not known yet and is not one
+ * kept value: its matches are fetched once (stopping after MAX_SORTED of them) and, when that is all of
+ * them, counted and sorted. A cold count and a sorted page each visit every match's heap row, about a
+ * microsecond each; this visits them once. Undefined when there are more matches: they are then
+ * counted, and the page found by a walk or PostgreSQL's plan, as when the total is known.
+ */
+async function countWithPage(
+  ctx: SearchContext,
+  db: Db,
+  version: number | undefined,
+  req: SearchRequest,
+  c: Compiled,
+  after: CursorPosition | undefined,
+  offset: number,
+): Promise<{ total: number; rows: PageRow[] } | undefined> {
+  const key = `jobs|${c.fp}`;
+  if (valueTotalOf(req.filters)) return undefined;
+  if (version !== undefined && ctx.totals?.peek(version, key) !== undefined) return undefined;
+  const keyset = after ? sql`(m.posted_at, m.id) < (${after.at}::timestamptz, ${after.id})` : sql`true`;
+  // The matches are read as the count pulls them (the CTE is materialised lazily), so the count stops
+  // one past the cap; the page is read only when the count did not reach it (a one-time filter).
+  const { rows } = await db.query<PageRow & { total: number; version: string; sort_at: unknown }>(sql`
+    WITH m AS MATERIALIZED (SELECT j.id, j.posted_at FROM jobs j WHERE ${c.where}),
+         cnt AS MATERIALIZED (SELECT count(*)::int AS n FROM (SELECT 1 FROM m LIMIT ${MAX_SORTED + 1}) x),
+         ids AS (SELECT m.id, m.posted_at FROM m WHERE (SELECT n FROM cnt) <= ${MAX_SORTED} AND ${keyset}
+                 ORDER BY m.posted_at DESC, m.id DESC LIMIT ${req.limit + 1} OFFSET ${offset})
+    SELECT cnt.n AS total, ${raw(VERSION_SQL)} AS version, p.*
+    FROM cnt LEFT JOIN LATERAL (
+      SELECT ${fields(req.descriptionFormat)}, ids.posted_at AS sort_at
+      FROM ids JOIN jobs j ON j.id = ids.id LEFT JOIN companies c ON c.slug = j.company_slug) p ON true
+    ORDER BY p.sort_at DESC, p.id DESC`);
+  const total = rows[0].total;
+  if (total > MAX_SORTED) return undefined;
+  if (ctx.totals && !req.filters.time_frame)
+    await ctx.totals.learned(key, { n: total, version: Number(rows[0].version) });
+  return { total, rows: rows.filter((r) => r.id !== null) };
 }
 
 const LIVE_KEY = `jobs|${fingerprint('jobs', {})}`;

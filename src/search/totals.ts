@@ -127,6 +127,17 @@ export class TotalsCache {
     }
   }
 
+  /** The total of `key` at `version` if this process keeps it; not counted as a look-up. */
+  peek(version: number, key: string): number | undefined {
+    return this.map.get(`${version}|${key}`);
+  }
+
+  /** A total counted outside `resolve` (in the statement that read its page): kept here and shared. */
+  async learned(key: string, counted: Counted): Promise<void> {
+    this.remember(counted.version, key, counted.n);
+    await this.store.put(key, counted.version, counted).catch(() => {});
+  }
+
   /** Keeps a total known exact at `version` (counted, or read from value_totals). */
   remember(version: number, key: string, total: number): void {
     this.map.set(`${version}|${key}`, total);

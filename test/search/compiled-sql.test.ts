@@ -125,8 +125,15 @@ describe('page strategy', () => {
     expect(pageStrategy(5051, 5_000, 10_000_000)).toEqual({ kind: 'sort' });
     expect(pageStrategy(51, MAX_SORTED, 10_000_000)).toEqual({ kind: 'sort' });
   });
+  it('fetches and sorts every match at a deep offset, when a walk would read more rows than they are', () => {
+    // offset=4321&country=FR: 4,372 rows wanted of 47,391 matches among 1.05M live rows, a walk of ~97k.
+    expect(pageStrategy(4372, 47_391, 1_050_000)).toEqual({ kind: 'sort' });
+    // 9,372 rows wanted of 200,000 matches: a walk of ~49k rows, fewer than the matches (but past the
+    // walk's budget): PostgreSQL plans it.
+    expect(pageStrategy(9372, 200_000, 1_050_000)).toEqual({ kind: 'index' });
+  });
   it('leaves the plan to PostgreSQL when matches are many and the walk too long, or the totals unknown', () => {
-    expect(pageStrategy(51, MAX_SORTED + 1, 10_000_000)).toEqual({ kind: 'index' });
+    expect(pageStrategy(51, MAX_SORTED + 1, 5_000_000)).toEqual({ kind: 'index' });
     expect(pageStrategy(51, 0, 1_000_000)).toEqual({ kind: 'index' });
     expect(pageStrategy(51, 10, 0)).toEqual({ kind: 'index' });
     const atMax = pageStrategy(MAX_WALK / 4, 1_000_000, 1_000_000);
