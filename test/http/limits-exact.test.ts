@@ -27,7 +27,7 @@ describe('exact across processes: PostgreSQL store', () => {
     const counts = await runWorkers([env, env]);
     expect(sum(counts)).toBe(150);
     expect(counts.reduce((a, c) => a + c.rate, 0)).toBe(450);
-    const { rows } = await db.write.query('SELECT count(*)::int AS n FROM rate_hits WHERE key_id = 101');
+    const { rows } = await db.write.query('SELECT sum(n)::int AS n FROM rate_hits WHERE key_id = 101');
     expect(rows[0].n).toBe(150);
   });
 

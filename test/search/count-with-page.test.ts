@@ -45,7 +45,7 @@ const request = (filters: JobFilters, more: Partial<SearchRequest> = {}): Search
   ...more,
 });
 
-const keyOf = (f: JobFilters) => `jobs|${fingerprint('jobs', f)}`;
+const keyOf = (f: JobFilters) => `jobs|${fingerprint('jobs', { ...f })}`;
 
 async function exact(where: string, values: unknown[]): Promise<{ n: number; newest: string[] }> {
   const { rows } = await t.db.read.query(
