@@ -159,9 +159,19 @@ async function searchFlat(
     ? decodeCursor(ctx.cursorSecret, c.fp, req.cursor)
     : undefined;
   const offset = after ? 0 : req.offset;
-  const once = await countWithPage(ctx, db, version, req, c, after, offset);
+  // Counted with the page when the total is not one kept value and totals of its shape are mostly few.
+  const shape = Object.keys(req.filters)
+    .filter((k) => req.filters[k as keyof JobFilters] !== undefined)
+    .sort()
+    .join(',');
+  const kept = valueTotalOf(req.filters) !== undefined;
+  const once =
+    kept || ctx.totals?.likelyFew(shape) === false
+      ? undefined
+      : await countWithPage(ctx, db, version, req, c, after, offset);
   const total =
     once?.total ?? (await exactCount(db, ctx.totals, version, req.filters, c.where, `jobs|${c.fp}`, false));
+  if (!kept) ctx.totals?.observe(shape, total <= MAX_SORTED);
   let rows: PageRow[] = once?.rows ?? [];
   if (!once && total > 0 && offset < total) {
     const live =
@@ -183,11 +193,12 @@ async function searchFlat(
 }
 
 /**
- * The total and the page in one statement, for a request whose total is not known yet and is not one
- * kept value: its matches are fetched once (stopping after MAX_SORTED of them) and, when that is all of
- * them, counted and sorted. A cold count and a sorted page each visit every match's heap row, about a
- * microsecond each; this visits them once. Undefined when there are more matches: they are then
- * counted, and the page found by a walk or PostgreSQL's plan, as when the total is known.
+ * The total and the page in one statement, for a request whose total is not known yet: its matches are
+ * fetched once (stopping after MAX_SORTED of them) and, when that is all of them, counted and sorted. A
+ * cold count and a sorted page each visit every match's heap row, about a microsecond each; this visits
+ * them once. Undefined when there are more matches: they are then counted, and the page found by a walk
+ * or PostgreSQL's plan, as when the total is known. Such an attempt costs more than the count it
+ * precedes when that count needs no heap (a salary range, from its index alone): hence `likelyFew`.
  */
 async function countWithPage(
   ctx: SearchContext,
@@ -199,7 +210,6 @@ async function countWithPage(
   offset: number,
 ): Promise<{ total: number; rows: PageRow[] } | undefined> {
   const key = `jobs|${c.fp}`;
-  if (valueTotalOf(req.filters)) return undefined;
   if (version !== undefined && ctx.totals?.peek(version, key) !== undefined) return undefined;
   const keyset = after ? sql`(m.posted_at, m.id) < (${after.at}::timestamptz, ${after.id})` : sql`true`;
   // The matches are read as the count pulls them (the CTE is materialised lazily), so the count stops

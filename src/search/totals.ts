@@ -40,6 +40,8 @@ class MemoryTotals implements TotalsStore {
 
 export class TotalsCache {
   private map = new Map<string, number>();
+  /** Per shape of request (the names of its filters), the recent share of totals that were few. */
+  private few = new Map<string, number>();
   private counting = new Map<string, Promise<number>>();
   hits = 0;
   misses = 0;
@@ -125,6 +127,24 @@ export class TotalsCache {
       if (mine) await this.store.release(key, version).catch(() => {});
       throw err;
     }
+  }
+
+  /**
+   * Whether a total of this shape is likely to be few (by `observe`): unknown shapes are. Salary ranges,
+   * for one, are counted from their index alone and always run to tens of thousands; two skills rarely do.
+   */
+  likelyFew(shape: string): boolean {
+    const share = this.few.get(shape);
+    return share === undefined || share >= 0.5;
+  }
+
+  /** Records whether a total of this shape was few; recent totals weigh most. */
+  observe(shape: string, few: boolean): void {
+    const x = few ? 1 : 0;
+    const share = this.few.get(shape);
+    this.few.delete(shape);
+    this.few.set(shape, share === undefined ? x : share + (x - share) / 4);
+    while (this.few.size > this.max) this.few.delete(this.few.keys().next().value as string);
   }
 
   /** The total of `key` at `version` if this process keeps it; not counted as a look-up. */

@@ -145,5 +145,32 @@ describe('a total counted with its page', () => {
     expect(page.total).toBe(truth.n);
     expect(ids(page.data)).toEqual(truth.newest.slice(0, 3));
     expect(totals.peek(await dataVersion(t.db.read), keyOf(filters))).toBe(truth.n);
+
+    // The shape (country and remote) now has many matches as far as this process knows: a request of
+    // that shape with few is counted on its own too, rather than attempting first.
+    expect(totals.likelyFew('country,remote')).toBe(false);
+    seen.n = 0;
+    const few = await searchJobs(
+      { pool, cursorSecret: 'test-secret', totals },
+      request({ country: ['DE'], remote: false }),
+    );
+    expect(few.total).toBe((await exact(`'DE' = ANY(country_codes) AND NOT remote`, [])).n);
+    expect(few.total).toBeGreaterThan(0);
+    expect(seen.n).toBeGreaterThan(2);
+  });
+});
+
+describe('the share of few totals per shape', () => {
+  it('starts unknown (likely few), follows what is observed, recent totals weighing most', () => {
+    const totals = new TotalsCache();
+    expect(totals.likelyFew('salary_gte,salary_lte')).toBe(true);
+    totals.observe('salary_gte,salary_lte', false);
+    expect(totals.likelyFew('salary_gte,salary_lte')).toBe(false);
+    totals.observe('salary_gte,salary_lte', true);
+    totals.observe('salary_gte,salary_lte', true);
+    expect(totals.likelyFew('salary_gte,salary_lte')).toBe(false);
+    totals.observe('salary_gte,salary_lte', true);
+    expect(totals.likelyFew('salary_gte,salary_lte')).toBe(true);
+    expect(totals.likelyFew('skill')).toBe(true);
   });
 });
