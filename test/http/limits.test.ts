@@ -251,9 +251,10 @@ describe('sliding window', () => {
     // every key's count still equals its rows.
     const purge = async (at: number) => {
       const stale = (
-        await db.write.query<{ n: number }>('SELECT coalesce(sum(n), 0)::int AS n FROM rate_hits WHERE at_ms <= $1', [
-          at - 60_000,
-        ])
+        await db.write.query<{ n: number }>(
+          'SELECT coalesce(sum(n), 0)::int AS n FROM rate_hits WHERE at_ms <= $1',
+          [at - 60_000],
+        )
       ).rows[0].n;
       expect(await purgeRateHits(db.write, at)).toBe(stale);
       const { rows } = await db.write.query(
