@@ -131,7 +131,7 @@ const schema = {
     parse: int(1, 1000),
   },
   PAGE_CACHE_MB: {
-    doc: 'Search pages each worker keeps per data version for requests asked again (0: none)',
+    doc: 'Search pages, and as many feed pages, each worker keeps per data version for requests asked again (0: none)',
     default: 16,
     parse: int(0, 65_536),
   },

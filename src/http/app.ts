@@ -13,6 +13,7 @@ import { isTimeoutOrConnectionError } from '../db/pool.ts';
 import { ApiError, errors } from '../errors.ts';
 import { PgTotalsStore } from '../db/totals-store.ts';
 import { pageSize } from '../search/jobs.ts';
+import { feedPageSize } from '../search/feed-pages.ts';
 import { PageCache } from '../search/page-cache.ts';
 import { TotalsCache } from '../search/totals.ts';
 import { Authenticator, extractKey } from './auth.ts';
@@ -62,7 +63,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     new TotalsCache(new PgTotalsStore(opts.ctx.db.write, opts.ctx.config.STATEMENT_TIMEOUT_MS));
   const mb = opts.ctx.config.PAGE_CACHE_MB;
   const pages = opts.ctx.pages ?? (mb > 0 ? new PageCache(mb * 2 ** 20, pageSize) : undefined);
-  const ctx = { ...opts.ctx, limiter, totals, pages };
+  const feedPages = opts.ctx.feedPages ?? (mb > 0 ? new PageCache(mb * 2 ** 20, feedPageSize) : undefined);
+  const ctx = { ...opts.ctx, limiter, totals, pages, feedPages };
   const app = Fastify(serverOptions(ctx.config, opts.logger));
   const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX, limiter);
 
@@ -84,7 +86,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   }));
 
   installHooks(app, requestLog);
-  instrumentApp(app, { pools: ctx.db, totals: ctx.totals, pages: ctx.pages });
+  instrumentApp(app, { pools: ctx.db, totals: ctx.totals, pages: ctx.pages, feedPages: ctx.feedPages });
 
   app.setErrorHandler(errorHandler(requestLog));
 

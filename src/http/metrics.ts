@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import client from 'prom-client';
 import { ApiError } from '../errors.ts';
-import { readAheadStats } from '../search/feed-read-ahead.ts';
+import { readAheadStats } from '../search/feed-pages.ts';
 import type { TotalsCache } from '../search/totals.ts';
 import type { Limiter } from '../limiter/limits.ts';
 
@@ -45,7 +45,8 @@ interface PageFigures {
   misses: number;
   readonly size: number;
 }
-const pageCaches = new Set<PageFigures>();
+/** Each page cache with what it keeps: search pages or feed pages. */
+const pageCaches = new Map<PageFigures, 'search' | 'feed'>();
 
 const poolFigure = (name: string, help: string, read: (p: pg.Pool) => number) =>
   new client.Gauge({
@@ -80,26 +81,29 @@ new client.Counter({
 
 new client.Counter({
   name: 'page_cache_lookups_total',
-  help: 'Look-ups of search pages kept per data version, by result (hit or miss)',
-  labelNames: ['result'] as const,
+  help: 'Look-ups of search and feed pages kept per data version, by pages (search or feed) and result (hit or miss)',
+  labelNames: ['pages', 'result'] as const,
   collect() {
     this.reset();
-    let hits = 0;
-    let misses = 0;
-    for (const c of pageCaches) {
-      hits += c.hits;
-      misses += c.misses;
+    for (const pages of ['search', 'feed'] as const) {
+      let hits = 0;
+      let misses = 0;
+      for (const [c, kind] of pageCaches)
+        if (kind === pages) {
+          hits += c.hits;
+          misses += c.misses;
+        }
+      this.inc({ pages, result: 'hit' }, hits);
+      this.inc({ pages, result: 'miss' }, misses);
     }
-    this.inc({ result: 'hit' }, hits);
-    this.inc({ result: 'miss' }, misses);
   },
 });
 
 new client.Gauge({
   name: 'page_cache_bytes',
-  help: 'Bytes held by the kept search pages (an upper bound)',
+  help: 'Bytes held by the kept search and feed pages (an upper bound)',
   collect() {
-    this.set([...pageCaches].reduce((n, c) => n + c.size, 0));
+    this.set([...pageCaches.keys()].reduce((n, c) => n + c.size, 0));
   },
 });
 
@@ -161,12 +165,18 @@ function refused(err: unknown): never {
 /** Counts every response of the app and watches its pools and totals cache while it is open. */
 export function instrumentApp(
   app: FastifyInstance,
-  parts: { pools: { write: pg.Pool; read: pg.Pool }; totals: TotalsCache; pages?: PageFigures },
+  parts: {
+    pools: { write: pg.Pool; read: pg.Pool };
+    totals: TotalsCache;
+    pages?: PageFigures;
+    feedPages?: PageFigures;
+  },
 ): void {
   pools.set(parts.pools.write, 'write');
   if (parts.pools.read !== parts.pools.write) pools.set(parts.pools.read, 'read');
   caches.add(parts.totals);
-  if (parts.pages) pageCaches.add(parts.pages);
+  if (parts.pages) pageCaches.set(parts.pages, 'search');
+  if (parts.feedPages) pageCaches.set(parts.feedPages, 'feed');
   collectProcessMetrics();
   app.addHook('onResponse', async (req, reply) => {
     // Unmatched URLs share one label so that scanners cannot grow the label set.
@@ -180,5 +190,6 @@ export function instrumentApp(
     pools.delete(parts.pools.read);
     caches.delete(parts.totals);
     if (parts.pages) pageCaches.delete(parts.pages);
+    if (parts.feedPages) pageCaches.delete(parts.feedPages);
   });
 }

@@ -6,6 +6,7 @@ import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './
 import { copyRows } from '../db/copy-out.ts';
 import { type DescriptionFormat, descriptionColumn, PLACEHOLDER } from './render.ts';
 import { raw, sql } from './sql.ts';
+import { VERSION_SQL } from './totals.ts';
 import { JobState } from '../model/job-state.ts';
 
 export type FeedKind = 'feed' | 'modified' | 'expired';
@@ -38,6 +39,15 @@ export interface FeedPage {
   /** Each item's JSON as UTF-8, never decoded: the response is stitched from these bytes. */
   items: Buffer[];
   nextCursor: string | null;
+  /** The data version read in the page's snapshot (undefined for an empty page). */
+  version?: number;
+  /** `Date.now()` before the page was read. */
+  readAt: number;
+  /**
+   * How far the first item's timestamp lies past the window's start, in ms (undefined for an empty
+   * page): a window relative to the clock may move this far before the page stops being its answer.
+   */
+  slackMs?: number;
 }
 
 /** An item of the feed as PostgreSQL renders it, the same text renderJob (render.ts) makes of a row. */
@@ -57,23 +67,27 @@ export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest):
   const fp = fingerprint(req.kind, { start: req.start, fmt: req.descriptionFormat ?? null });
   const after: CursorPosition | undefined = req.cursor ? decodeCursor(secret, fp, req.cursor) : undefined;
   const c = raw(col);
-  const start =
+  const from =
     'instant' in req.start
-      ? sql`${c} >= ${req.start.instant}::timestamptz`
-      : sql`${c} >= now() - ${req.start.ms} * interval '1 millisecond'`;
+      ? sql`${req.start.instant}::timestamptz`
+      : sql`(now() - ${req.start.ms} * interval '1 millisecond')`;
+  const start = sql`${c} >= ${from}`;
   const keyset = after ? sql`AND (${c}, j.id) > (${after.at}::timestamptz, ${after.id})` : sql``;
   const join = raw(req.kind === 'expired' ? '' : 'LEFT JOIN companies c ON c.slug = j.company_slug');
   // Rendered by PostgreSQL and read as bytes (db/copy-out.ts): the page is passed on, not parsed.
+  const readAt = Date.now();
   const rows = await copyRows(
     pool,
     sql`
-    SELECT ${raw(itemSql(req.kind, req.descriptionFormat))}, ${c}::text, j.id
+    SELECT ${raw(itemSql(req.kind, req.descriptionFormat))}, ${c}::text, j.id,
+      ${raw(VERSION_SQL)}::text, floor(extract(epoch FROM ${c} - ${from}) * 1000)::text
     FROM jobs j ${join}
     WHERE ${raw(where)} AND ${start} ${keyset}
     ORDER BY ${c}, j.id
     LIMIT ${req.limit + 1}`,
   );
   const page = rows.slice(0, req.limit);
+  const first = page[0];
   const last = page[page.length - 1];
   return {
     count: page.length,
@@ -82,5 +96,8 @@ export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest):
       rows.length > req.limit && last
         ? encodeCursor(secret, fp, { at: last[1]!.toString(), id: last[2]!.toString() })
         : null,
+    readAt,
+    version: first && Number(first[3]!.toString()),
+    slackMs: first && Number(first[4]!.toString()),
   };
 }

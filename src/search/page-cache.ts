@@ -9,8 +9,8 @@
 // computation.
 
 export interface Computed<T> {
-  /** The data version read in the snapshot the value was computed in. */
-  version: number;
+  /** The data version read in the snapshot the value was computed in (undefined: not kept). */
+  version: number | undefined;
   value: T;
 }
 
@@ -28,12 +28,19 @@ export class PageCache<T> {
 
   /**
    * The value of `key` at `version`: kept, or being computed by a concurrent request, or computed now
-   * by `compute` and kept under the version it reports.
+   * by `compute` and kept under the version it reports. `fits` tells whether a value computed earlier
+   * still answers this request (feeds: a window relative to the clock); one that does not is computed
+   * again.
    */
-  resolve(version: number, key: string, compute: () => Promise<Computed<T>>): Promise<T> {
+  resolve(
+    version: number,
+    key: string,
+    compute: () => Promise<Computed<T>>,
+    fits: (value: T) => boolean = () => true,
+  ): Promise<T> {
     const k = `${version}|${key}`;
     const kept = this.map.get(k);
-    if (kept) {
+    if (kept && fits(kept.value)) {
       this.hits++;
       // Re-insert: the map's order is the eviction order.
       this.map.delete(k);
@@ -41,17 +48,21 @@ export class PageCache<T> {
       return Promise.resolve(kept.value);
     }
     this.misses++;
-    let running = this.running.get(k);
-    if (!running) {
-      running = compute()
-        .then((c) => {
-          this.keep(`${c.version}|${key}`, c.value);
-          return c.value;
-        })
-        .finally(() => this.running.delete(k));
-      this.running.set(k, running);
-    }
-    return running;
+    const fresh = () =>
+      compute().then((c) => {
+        if (c.version !== undefined) this.put(c.version, key, c.value);
+        return c.value;
+      });
+    const running = this.running.get(k);
+    if (running) return running.then((value) => (fits(value) ? value : fresh()));
+    const started = fresh().finally(() => this.running.delete(k));
+    this.running.set(k, started);
+    return started;
+  }
+
+  /** Keeps `value` as the value of `key` at `version` (read in a snapshot of that version). */
+  put(version: number, key: string, value: T): void {
+    this.keep(`${version}|${key}`, value);
   }
 
   private keep(k: string, value: T): void {

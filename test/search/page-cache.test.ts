@@ -27,7 +27,8 @@ const posting = (n: number, country: string) => ({
 async function lookups(): Promise<{ hit: number; miss: number }> {
   const metric = client.register.getSingleMetric('page_cache_lookups_total');
   const { values } = await metric!.get();
-  const of = (result: string) => values.find((v) => v.labels.result === result)?.value ?? 0;
+  const of = (result: string) =>
+    values.find((v) => v.labels.pages === 'search' && v.labels.result === result)?.value ?? 0;
   return { hit: of('hit'), miss: of('miss') };
 }
 

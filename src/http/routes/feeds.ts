@@ -1,5 +1,5 @@
 // The three sync feeds: /v1/jobs/feed, /v1/jobs/modified, /v1/jobs/expired.
-import { readFeedPage } from '../../search/feed-read-ahead.ts';
+import { readFeedPage } from '../../search/feed-pages.ts';
 import type { FeedRequest } from '../../search/feeds.ts';
 import { feedBody } from '../envelopes.ts';
 import type { Window } from '../params/codecs.ts';
@@ -12,11 +12,17 @@ const windowStart = (instant: string | undefined, since: Window = DEFAULT_WINDOW
   instant ? { instant } : { ms: since.ms };
 
 /**
- * A page of a feed, read ahead when possible; the data version a page read ahead is checked against is
- * known only when reads go to the primary.
+ * A page of a feed, kept or read ahead when possible; the data version pages are kept and read ahead
+ * under is known only when reads go to the primary.
  */
 const feedPage = (ctx: AppContext, req: FeedRequest) =>
-  readFeedPage(ctx.db.read, ctx.cursorSecret, req, ctx.db.readIsPrimary ? ctx.dataVersion : undefined);
+  readFeedPage(
+    ctx.db.read,
+    ctx.cursorSecret,
+    req,
+    ctx.db.readIsPrimary ? ctx.dataVersion : undefined,
+    ctx.feedPages,
+  );
 
 export const feedRoutes: Route[] = [
   route({

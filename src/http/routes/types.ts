@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/pool.ts';
+import type { FeedPage } from '../../search/feeds.ts';
 import type { JobPage } from '../../search/jobs.ts';
 import type { PageCache } from '../../search/page-cache.ts';
 import type { TotalsCache } from '../../search/totals.ts';
@@ -20,6 +21,8 @@ export interface AppContext {
   totals?: TotalsCache;
   /** Set by buildApp: search pages kept per data version (none when PAGE_CACHE_MB is 0). */
   pages?: PageCache<JobPage>;
+  /** Set by buildApp: feed pages kept per data version (none when PAGE_CACHE_MB is 0). */
+  feedPages?: PageCache<FeedPage>;
   /** Set per authenticated request: the data version read with the key, on the primary. */
   dataVersion?: number;
 }

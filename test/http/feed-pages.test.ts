@@ -1,9 +1,14 @@
-// Feed read-ahead: a client that follows its cursors gets the next page read while it reads this one,
+// Feed pages kept and read ahead. Kept: the same page asked again at the same data version is answered
+// from memory, and a window relative to the clock only while its start has not passed the page's first
+// item. Read-ahead: a client that follows its cursors gets the next page read while it reads this one,
 // the pages are exactly those of a feed read on demand, and a change between two pages discards the page
 // read ahead. Reads from a replica have no read-ahead (the visible data version is not known there).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
-import { readAheadStats } from '../../src/search/feed-read-ahead.ts';
+import client from 'prom-client';
+import { feedPageSize, fits, readAheadStats, readFeedPage } from '../../src/search/feed-pages.ts';
+import type { FeedPage, FeedRequest } from '../../src/search/feeds.ts';
+import { PageCache } from '../../src/search/page-cache.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { getJson, lifecycleApp, posting } from '../lifecycle/helpers.ts';
 
@@ -81,5 +86,67 @@ describe('feed read-ahead', () => {
     expect(p3.ids).not.toContain(ending);
     expect(p3.ids).toEqual(Array.from({ length: 101 }, (_, i) => id(200 + i)).filter((x) => x !== ending));
     expect(readAheadStats.discarded - discarded).toBe(t.db.readIsPrimary ? 1 : 0);
+  });
+});
+
+async function feedLookups(): Promise<{ hit: number; miss: number }> {
+  const { values } = await client.register.getSingleMetric('page_cache_lookups_total')!.get();
+  const of = (result: string) =>
+    values.find((v) => v.labels.pages === 'feed' && v.labels.result === result)?.value ?? 0;
+  return { hit: of('hit'), miss: of('miss') };
+}
+
+describe('kept feed pages', () => {
+  it('answers the same page asked again from memory, byte for byte, until the data changes', async () => {
+    const url = '/v1/jobs/feed?since=3650d&limit=50';
+    const before = await feedLookups();
+    const first = await t.get(url);
+    const again = await t.get(url);
+    expect(first.statusCode).toBe(200);
+    expect(again.body).toBe(first.body);
+    const after = await feedLookups();
+    const kept = t.db.readIsPrimary;
+    expect(after.hit - before.hit).toBe(kept ? 1 : 0);
+    expect(after.miss - before.miss).toBe(kept ? 1 : 0);
+
+    // A new posting (a new data version) is on the last page: it is read again, not kept.
+    const whole = '/v1/jobs/feed?since=3650d&limit=1000';
+    const old = await getJson(t, whole);
+    await ingestRecords(t.db, [posting('greenhouse', 'r999')]);
+    const now = await getJson(t, whole);
+    expect(now.body.data.map((j: { id: string }) => j.id)).toEqual([
+      ...old.body.data.map((j: { id: string }) => j.id),
+      id(999),
+    ]);
+  });
+
+  it('does not answer a window relative to the clock once its start has passed the first item', async () => {
+    // A window starting 2 s before the newest row's feed timestamp: it holds that row, and maybe others.
+    const { rows } = await t.db.read.query<{ at: number; version: string }>(
+      `SELECT extract(epoch FROM max(created_at)) * 1000 AS at, (SELECT version FROM data_version WHERE id = 1) AS version
+       FROM jobs WHERE state = 0`,
+    );
+    const version = Number(rows[0].version);
+    const kept = new PageCache<FeedPage>(2 ** 24, feedPageSize);
+    const req: FeedRequest = {
+      kind: 'feed',
+      start: { ms: Date.now() - Number(rows[0].at) + 2000 },
+      limit: 10,
+    };
+    const read = () => readFeedPage(t.db.read, 'secret', req, version, kept);
+    const first = await read();
+    expect(first.count).toBeGreaterThan(0);
+    expect(first.slackMs).toBeGreaterThanOrEqual(0);
+    expect(first.slackMs).toBeLessThanOrEqual(2000);
+    expect(fits(req, first, first.readAt + first.slackMs!)).toBe(true);
+    expect(fits(req, first, first.readAt + first.slackMs! + 1)).toBe(false);
+    // An absolute window never moves.
+    expect(fits({ ...req, start: { instant: '2020-01-01T00:00:00Z' } }, first, Date.now() + 1e9)).toBe(true);
+    // Past the slack the first item has left the window: the page is read again, without it.
+    await new Promise((r) => setTimeout(r, first.slackMs! + 50));
+    const later = await read();
+    expect(later.items.map(String)).not.toContain(String(first.items[0]));
+    expect(kept.hits).toBe(0);
+    expect(kept.misses).toBe(2);
   });
 });

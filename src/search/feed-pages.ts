@@ -1,4 +1,14 @@
-// Read-ahead for clients that page a feed to its end. While a page travels to the client and the client
+// Feed pages: kept per data version for clients that ask for the same page, and read ahead for clients
+// that page a feed to its end.
+//
+// Kept pages. Mirrors that start from the same window and follow their cursors ask for the same pages.
+// A page is kept under the data version read in its own snapshot (search/page-cache.ts), so nothing kept
+// outlives a load, an expiry or a changed profile. A window relative to the clock ("since=24h") starts
+// later at every request; the page read for an earlier start is still the exact answer while the window's
+// start has not passed its first item (the rows at or after the later start are a subset of those at or
+// after the earlier one, and the page's rows are all among them): `fits`.
+//
+// Read-ahead. While a page travels to the client and the client
 // parses it, the next page (the one its `next_cursor` names) is already read from PostgreSQL; the
 // client's next request takes it instead of waiting for the query. A page read ahead is served only to
 // the request for exactly that cursor, window, size and format, only when the data version is still the
@@ -11,6 +21,7 @@
 // hops between processes costs no speculative query at all.
 import type pg from 'pg';
 import { type FeedPage, type FeedRequest, isLargeFeedPage, readFeed } from './feeds.ts';
+import type { PageCache } from './page-cache.ts';
 
 /** Pages smaller than this are cheap to read on demand and rarely part of a bulk sync. */
 export const READ_AHEAD_MIN_LIMIT = 100;
@@ -51,22 +62,33 @@ function dropExpired(now: number): void {
 }
 
 /**
- * A feed page, read ahead when possible. `version` is the data version the request was admitted at;
- * without it (a replica whose visible version is not known) there is no read-ahead.
+ * Whether `page`, read earlier for `req`'s window, is still its answer now: always for an absolute
+ * window; for a relative one while the window's start has moved less than the page's first item lies
+ * past it. The start moved at most the time since `readAt`, taken before the page's query began.
+ */
+export function fits(req: FeedRequest, page: FeedPage, now = Date.now()): boolean {
+  return !('ms' in req.start) || page.slackMs === undefined || now - page.readAt <= page.slackMs;
+}
+
+/**
+ * A feed page: read ahead, or kept, or read now. `version` is the data version the request was admitted
+ * at; without it (a replica whose visible data version is not known) pages are neither kept nor read
+ * ahead.
  */
 export async function readFeedPage(
   pool: pg.Pool,
   secret: string,
   req: FeedRequest,
   version: number | undefined,
+  kept?: PageCache<FeedPage>,
 ): Promise<FeedPage> {
   let page: FeedPage | undefined;
   const now = Date.now();
   dropExpired(now);
+  const key = keyOf(req);
   // Whether this client follows cursors on this process: then its next page is worth reading ahead.
   let cameBack = false;
   if (req.cursor !== undefined) {
-    const key = keyOf(req);
     cameBack = handedOut.delete(key);
     const ahead = pages.get(key);
     if (ahead) {
@@ -74,11 +96,27 @@ export async function readFeedPage(
       pages.delete(key);
       if (ahead.version === version) page = await ahead.page;
       else ahead.dropped = true;
+      if (page && !fits(req, page)) page = undefined;
       if (page) readAheadStats.served++;
       else readAheadStats.discarded++;
     }
   }
-  page ??= await readFeed(pool, secret, req);
+  if (page?.version !== undefined) kept?.put(page.version, key, page);
+  if (!page) {
+    const read = () => readFeed(pool, secret, req);
+    page =
+      kept && version !== undefined
+        ? await kept.resolve(
+            version,
+            key,
+            async () => {
+              const p = await read();
+              return { version: p.version, value: p };
+            },
+            (p) => fits(req, p),
+          )
+        : await read();
+  }
   // Large pages with descriptions are expensive work, bounded per process and account: not read unasked.
   const skip = req.limit < READ_AHEAD_MIN_LIMIT || isLargeFeedPage(req.limit, req.descriptionFormat);
   if (version === undefined || !page.nextCursor || skip) return page;
@@ -87,6 +125,11 @@ export async function readFeedPage(
     if (handedOut.size < MAX_CURSORS) handedOut.set(keyOf(next), now);
   } else readAhead(pool, secret, next, version);
   return page;
+}
+
+/** What a kept feed page holds, in bytes. */
+export function feedPageSize(page: FeedPage): number {
+  return page.items.reduce((n, b) => n + b.length + 16, 0) + 2 * (64 + (page.nextCursor?.length ?? 0));
 }
 
 /**
