@@ -123,7 +123,7 @@ export async function readFeedPage(
   const next = { ...req, cursor: page.nextCursor };
   if (!cameBack) {
     if (handedOut.size < MAX_CURSORS) handedOut.set(keyOf(next), now);
-  } else readAhead(pool, secret, next, version);
+  } else readAhead(pool, secret, next, version, kept);
   return page;
 }
 
@@ -138,14 +138,24 @@ export function feedPageSize(page: FeedPage): number {
  * then finds the next page ready instead of in flight, and the service's own work on a page (the
  * driver's and the envelope's) overlaps the client's too, not only PostgreSQL's.
  */
-function readAhead(pool: pg.Pool, secret: string, req: FeedRequest, version: number): void {
+function readAhead(
+  pool: pg.Pool,
+  secret: string,
+  req: FeedRequest,
+  version: number,
+  kept: PageCache<FeedPage> | undefined,
+): void {
   const key = keyOf(req);
   if (pages.has(key) || pages.size >= MAX_PAGES) return;
+  // Kept already (another client read it): the request will find it there.
+  const held = kept?.peek(version, key);
+  if (held && fits(req, held)) return;
   // A failed read ahead costs nothing: the request for that page reads it again.
   const entry: Ahead = { version, at: Date.now(), page: readFeed(pool, secret, req).catch(() => undefined) };
   readAheadStats.started++;
   pages.set(key, entry);
   void entry.page.then((p) => {
-    if (p?.nextCursor && !entry.dropped) readAhead(pool, secret, { ...req, cursor: p.nextCursor }, version);
+    if (p?.nextCursor && !entry.dropped)
+      readAhead(pool, secret, { ...req, cursor: p.nextCursor }, version, kept);
   });
 }

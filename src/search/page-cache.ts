@@ -60,6 +60,11 @@ export class PageCache<T> {
     return started;
   }
 
+  /** The value kept for `key` at `version`, if any (not counted as a look-up). */
+  peek(version: number, key: string): T | undefined {
+    return this.map.get(`${version}|${key}`)?.value;
+  }
+
   /** Keeps `value` as the value of `key` at `version` (read in a snapshot of that version). */
   put(version: number, key: string, value: T): void {
     this.keep(`${version}|${key}`, value);
