@@ -146,6 +146,13 @@ function readAhead(
   kept: PageCache<FeedPage> | undefined,
 ): void {
   const key = keyOf(req);
+  // Pages read at an earlier data version would never be served: they give way.
+  for (const [k, a] of pages)
+    if (a.version < version) {
+      a.dropped = true;
+      pages.delete(k);
+      readAheadStats.discarded++;
+    }
   if (pages.has(key) || pages.size >= MAX_PAGES) return;
   // Kept already (another client read it): the request will find it there.
   const held = kept?.peek(version, key);
