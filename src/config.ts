@@ -131,8 +131,8 @@ const schema = {
     parse: int(1, 1000),
   },
   PAGE_CACHE_MB: {
-    doc: 'Search pages, and as many feed pages, each worker keeps per data version for requests asked again (0: none)',
-    default: 16,
+    doc: 'Memory (MB) each worker keeps pages in, per data version, for requests asked again: a third for search pages, two thirds for feed pages (0: none)',
+    default: 24,
     parse: int(0, 65_536),
   },
   CONNECTIONS_PER_ADDRESS: {

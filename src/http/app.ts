@@ -62,8 +62,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     opts.ctx.totals ??
     new TotalsCache(new PgTotalsStore(opts.ctx.db.write, opts.ctx.config.STATEMENT_TIMEOUT_MS));
   const mb = opts.ctx.config.PAGE_CACHE_MB;
-  const pages = opts.ctx.pages ?? (mb > 0 ? new PageCache(mb * 2 ** 20, pageSize) : undefined);
-  const feedPages = opts.ctx.feedPages ?? (mb > 0 ? new PageCache(mb * 2 ** 20, feedPageSize) : undefined);
+  // A third of the pages' memory for search pages (~110 kB each), two thirds for feed pages (~600 kB
+  // each at the default size of 200; a page over an eighth of its cache is never kept).
+  const mib = mb * 2 ** 20;
+  const pages = opts.ctx.pages ?? (mb > 0 ? new PageCache(mib / 3, pageSize) : undefined);
+  const feedPages = opts.ctx.feedPages ?? (mb > 0 ? new PageCache((2 * mib) / 3, feedPageSize) : undefined);
   const ctx = { ...opts.ctx, limiter, totals, pages, feedPages };
   const app = Fastify(serverOptions(ctx.config, opts.logger));
   const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX, limiter);
