@@ -7,7 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { parseOptions, USAGE } from './lib/args.ts';
-import { type Drain, drainFeed } from './lib/drain.ts';
+import { type Drain, drainInChild } from './lib/drain.ts';
 import { drive } from './lib/drive.ts';
 import { buildKinds, buildVariedKinds, type Kind, pickParameters, sampleData } from './lib/mix.ts';
 import { buildService, cli, freePort, ROOT, rssSampler, startServer } from './lib/proc.ts';
@@ -297,11 +297,12 @@ async function main() {
     results.push({ ...worst, kind: `mix during ${file} (worst of ${windows.length})` });
   }
 
-  // 9. Feed drain: one client pages the whole feed, over one connection, then with Node's fetch.
+  // 9. Feed drain: one client (a process of its own) pages the whole feed, over one connection, then
+  // with Node's fetch.
   const drains: Drain[] = [];
   for (const client of ['one connection', 'fetch'] as const) {
     say(`draining the feed (${client})…`);
-    const d = await drainFeed(service.base, key, client);
+    const d = await drainInChild(service.base, key, client);
     drains.push(d);
     say(`  ${d.rows} rows in ${d.pages} pages, ${d.seconds} s (${d.rows_per_s} rows/s)`);
   }
