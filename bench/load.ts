@@ -15,7 +15,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbedded } from '../src/db/embedded.ts';
-import { CLI_NODE_FLAGS, cli, ROOT, rssSampler, spawnTs } from './lib/proc.ts';
+import { CLI_NODE_FLAGS, cli, finished, ROOT, rssSampler, spawnTs } from './lib/proc.ts';
 
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
 const r1 = (x: number) => Math.round(x * 10) / 10;
@@ -182,15 +182,7 @@ try {
       }, 5000);
       const loaderCpuS = cpuSampler(() => [child.pid ?? 0]);
       const pgCpuS = cpuSampler(() => [postmaster]);
-      let out = '';
-      let err = '';
-      child.stdout!.on('data', (b: Buffer) => {
-        out += b.toString();
-      });
-      child.stderr!.on('data', (b: Buffer) => {
-        err += b.toString();
-      });
-      const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+      const { code, out, err } = await finished(child);
       loaderCpu = loaderCpuS.stop();
       pgCpu = pgCpuS.stop();
       peakRssMb = mem.stop().peak_process_hwm_mb;

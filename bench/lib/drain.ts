@@ -3,7 +3,7 @@
 // page a feed: the connection, and so the service process, stays the same), and Node's fetch, which
 // alternates two connections for back-to-back requests and so lands on both HTTP workers in turn.
 import http from 'node:http';
-import { spawnTs } from './proc.ts';
+import { finished, spawnTs } from './proc.ts';
 
 export interface Drain {
   client: 'one connection' | 'fetch';
@@ -76,16 +76,7 @@ export async function drainFeed(base: string, key: string, client: Drain['client
  * against 29,700-31,800 from a process of its own, bench/README.md).
  */
 export async function drainInChild(base: string, key: string, client: Drain['client']): Promise<Drain> {
-  const child = spawnTs('bench/lib/drain-child.ts', [base, key, client], {});
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  child.stderr!.on('data', (b: Buffer) => {
-    err += b.toString();
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const { code, out, err } = await finished(spawnTs('bench/lib/drain-child.ts', [base, key, client], {}));
   if (code !== 0) throw new Error(`feed drain (${client}) exited with ${code}: ${err.slice(-2000)}`);
   return JSON.parse(out) as Drain;
 }

@@ -33,9 +33,11 @@ export function buildService(): void {
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
 }
 
-/** Runs an operator command (`npm run cli -- …`) to completion; stdout is returned, stderr passed through. */
-export async function cli(args: string[], env: NodeJS.ProcessEnv, echo = true): Promise<string> {
-  const child = spawnTs('src/cli/index.ts', args, env, CLI_NODE_FLAGS);
+/** A child's stdout and stderr once it has exited, and its exit code (1 when killed by a signal). */
+export async function finished(
+  child: ChildProcess,
+  echo = false,
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   child.stdout!.on('data', (b: Buffer) => {
@@ -46,6 +48,12 @@ export async function cli(args: string[], env: NodeJS.ProcessEnv, echo = true): 
     if (echo) process.stderr.write(b);
   });
   const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+  return { code, out, err };
+}
+
+/** Runs an operator command (`npm run cli -- …`) to completion; stdout is returned, stderr passed through. */
+export async function cli(args: string[], env: NodeJS.ProcessEnv, echo = true): Promise<string> {
+  const { code, out, err } = await finished(spawnTs('src/cli/index.ts', args, env, CLI_NODE_FLAGS), echo);
   if (code !== 0) throw new Error(`cli ${args.join(' ')} exited with ${code}\n${err.slice(-2000)}`);
   return out;
 }
