@@ -43,6 +43,12 @@ async function recount(): Promise<Record<string, number>> {
       (c) =>
         `SELECT '${c}', ${c}::text, count(*) FROM jobs WHERE state = 0 AND ${c} IS NOT NULL GROUP BY ${c}`,
     ),
+    ...['max', 'min'].map(
+      (b) => `SELECT 'salary_${b}', floor(salary_annual_${b} / 1000)::numeric::text, count(*) FROM jobs
+               WHERE state = 0 AND has_salary AND salary_annual_${b} IS NOT NULL GROUP BY 2`,
+    ),
+    `SELECT 'salary_irregular', '', count(*) FROM jobs
+      WHERE state = 0 AND has_salary AND NOT coalesce(salary_annual_min <= salary_annual_max, false) HAVING count(*) > 0`,
   ];
   const { rows } = await f.db.write.query<{ dim: string; value: string; n: string }>(
     parts.join(' UNION ALL '),
@@ -220,6 +226,66 @@ describe('value totals', () => {
     );
   });
 
+  it('answer a salary range from whole thousands plus the part of the thousand at each bound', async () => {
+    const ctx = { pool: f.db.read, cursorSecret: 's' };
+    await ingestRecords(
+      f.db,
+      [60_000, 61_000, 75_500, 120_000, 250_000].map((lo, i) =>
+        rec(`s${i}`, ['Canada'], { salary: { min: lo, max: lo * 1.5, currency: 'USD', unit: 'YEAR' } }),
+      ),
+    );
+    // Bounds at and beside the edges of thousands, where rounding of x / 1000 could put a row on the
+    // wrong side, and values no loader writes (an operator's UPDATE): huge, infinite, NaN.
+    const edges = [0, 999.9999999999999, 1000, 1000.5, 1999.9999999999998, 2000, 2999.9999999999995, 61_000];
+    const set = (id: string, min: number | string | null, max: number | string | null) =>
+      f.db.write.query(
+        'UPDATE jobs SET has_salary = true, salary_annual_min = $2::float8, salary_annual_max = $3::float8 WHERE id = $1',
+        [`lever:vt-${id}`, min === null ? null : String(min), max === null ? null : String(max)],
+      );
+    await ingestRecords(
+      f.db,
+      edges.map((_, i) => rec(`e${i}`, ['Chile'])),
+    );
+    for (const [i, x] of edges.entries()) await set(`e${i}`, x, edges[(i + 3) % edges.length] + x);
+    await set('s4', '1e15', 'Infinity');
+    await set('s3', 'NaN', 'NaN');
+    const bounds = [...edges, 1001, 60_999.5, 90_000, 1e9, 1e12];
+    const check = async (both: boolean) => {
+      for (const gte of bounds) {
+        for (const filters of [
+          { salary_gte: gte },
+          { salary_lte: gte },
+          { salary_gte: gte, has_salary: true },
+        ]) {
+          expect(valueTotalOf(filters)).toHaveProperty('salary');
+          expect(await readValueTotal(f.db.read, valueTotalOf(filters)!), JSON.stringify(filters)).toEqual({
+            n: await counted(filters),
+            version: expect.any(Number),
+          });
+        }
+        for (const lte of bounds.filter((b) => b >= gte)) {
+          const filters: JobFilters = { salary_gte: gte, salary_lte: lte };
+          const read = await readValueTotal(f.db.read, valueTotalOf(filters)!);
+          const n = await counted(filters);
+          expect(read?.n, JSON.stringify(filters)).toBe(both ? n : undefined);
+          expect(await countJobs(ctx, filters, false), JSON.stringify(filters)).toBe(n);
+        }
+      }
+    };
+    expect(await kept()).toEqual(await recount());
+    await check(true);
+    // A range whose minimum is above its maximum, or that misses a bound, breaks the difference of the
+    // two sides: while one is live, both bounds are counted; each bound alone is still kept.
+    await set('s0', 70_000, 65_000);
+    expect(await kept()).toEqual(await recount());
+    await check(false);
+    await set('s0', 70_000, null);
+    await check(false);
+    await set('s0', 70_000, 75_000);
+    expect((await kept())['salary_irregular|']).toBeUndefined();
+    await check(true);
+  });
+
   it('are used only for one value of one kept filter', () => {
     expect(valueTotalOf({ country: ['GB', 'GB'] })).toEqual({ dim: 'country', value: 'GB' });
     expect(valueTotalOf({ country: ['GB', 'US'] })).toBeUndefined();
@@ -236,6 +302,15 @@ describe('value totals', () => {
     expect(valueTotalOf({ time_frame: { text: '7d', ms: 604_800_000 } })).toHaveProperty('since');
     expect(valueTotalOf({ time_frame: { text: '7d', ms: 604_800_000 }, remote: true })).toBeUndefined();
     expect(valueTotalOf({ posted_lt: '2026-01-01T00:00:00Z' })).toBeUndefined();
+    expect(valueTotalOf({ salary_gte: 5000, salary_lte: 9000 })).toEqual({
+      salary: { gte: 5000, lte: 9000 },
+    });
+    expect(valueTotalOf({ salary_lte: 9000, has_salary: true })).toEqual({ salary: { lte: 9000 } });
+    expect(valueTotalOf({ salary_gte: 9000, salary_lte: 5000 })).toBeUndefined();
+    expect(valueTotalOf({ salary_gte: 5000, has_salary: false })).toBeUndefined();
+    expect(valueTotalOf({ salary_gte: 5000, country: ['US'] })).toBeUndefined();
+    expect(valueTotalOf({ salary_gte: 2e12 })).toBeUndefined();
+    expect(valueTotalOf({ has_salary: true })).toBeUndefined();
     expect(valueTotalOf({})).toBeUndefined();
   });
 
