@@ -41,6 +41,33 @@ const applyValueTotals = (rows: string) => `
     ON CONFLICT (dim, value) DO UPDATE SET n = t.n + EXCLUDED.n;`;
 
 /**
+ * The statement triggers on jobs that keep a table of totals: `<name>_apply()` applies `apply` to the
+ * rows a statement inserted (+1), deleted (-1) or updated (both), given as `columns` with a sign `s`.
+ */
+const statementTriggers = (
+  name: string,
+  apply: (rows: string) => string,
+  columns: string,
+) => `CREATE FUNCTION ${name}_apply() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    ${apply(`SELECT 1 AS s, ${columns} FROM new_rows`)}
+  ELSIF TG_OP = 'DELETE' THEN
+    ${apply(`SELECT -1 AS s, ${columns} FROM old_rows`)}
+  ELSE
+    ${apply(`SELECT 1 AS s, ${columns} FROM new_rows UNION ALL SELECT -1, ${columns} FROM old_rows`)}
+  END IF;
+  RETURN NULL;
+END
+$fn$;
+CREATE TRIGGER jobs_${name}_insert AFTER INSERT ON jobs REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION ${name}_apply();
+CREATE TRIGGER jobs_${name}_update AFTER UPDATE ON jobs REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION ${name}_apply();
+CREATE TRIGGER jobs_${name}_delete AFTER DELETE ON jobs REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION ${name}_apply();`;
+
+/**
  * What a live job with a salary gives value_totals (migration 19): the thousand its annual maximum and
  * its annual minimum fall in (`floor(x / 1000)`, NaN and infinities included, as numeric text), and one
  * row for a range that is irregular (a bound missing, or the minimum above the maximum).
@@ -536,24 +563,7 @@ CREATE TABLE value_totals (
 );
 ${applyValueTotals(`SELECT 1 AS s, ${FILTER_COLUMNS} FROM jobs`)}
 
-CREATE FUNCTION value_totals_apply() RETURNS trigger LANGUAGE plpgsql AS $fn$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    ${applyValueTotals(`SELECT 1 AS s, ${FILTER_COLUMNS} FROM new_rows`)}
-  ELSIF TG_OP = 'DELETE' THEN
-    ${applyValueTotals(`SELECT -1 AS s, ${FILTER_COLUMNS} FROM old_rows`)}
-  ELSE
-    ${applyValueTotals(`SELECT 1 AS s, ${FILTER_COLUMNS} FROM new_rows UNION ALL SELECT -1, ${FILTER_COLUMNS} FROM old_rows`)}
-  END IF;
-  RETURN NULL;
-END
-$fn$;
-CREATE TRIGGER jobs_value_totals_insert AFTER INSERT ON jobs REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION value_totals_apply();
-CREATE TRIGGER jobs_value_totals_update AFTER UPDATE ON jobs REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION value_totals_apply();
-CREATE TRIGGER jobs_value_totals_delete AFTER DELETE ON jobs REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION value_totals_apply();
+${statementTriggers('value_totals', applyValueTotals, FILTER_COLUMNS)}
 CREATE FUNCTION value_totals_clear() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
   DELETE FROM value_totals;
@@ -797,24 +807,7 @@ ON CONFLICT (name) DO UPDATE SET def = EXCLUDED.def;
     sql: `
 ${applySalaryTotals(`SELECT 1 AS s, ${SALARY_COLUMNS} FROM jobs`)}
 
-CREATE FUNCTION salary_totals_apply() RETURNS trigger LANGUAGE plpgsql AS $fn$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    ${applySalaryTotals(`SELECT 1 AS s, ${SALARY_COLUMNS} FROM new_rows`)}
-  ELSIF TG_OP = 'DELETE' THEN
-    ${applySalaryTotals(`SELECT -1 AS s, ${SALARY_COLUMNS} FROM old_rows`)}
-  ELSE
-    ${applySalaryTotals(`SELECT 1 AS s, ${SALARY_COLUMNS} FROM new_rows UNION ALL SELECT -1, ${SALARY_COLUMNS} FROM old_rows`)}
-  END IF;
-  RETURN NULL;
-END
-$fn$;
-CREATE TRIGGER jobs_salary_totals_insert AFTER INSERT ON jobs REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION salary_totals_apply();
-CREATE TRIGGER jobs_salary_totals_update AFTER UPDATE ON jobs REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION salary_totals_apply();
-CREATE TRIGGER jobs_salary_totals_delete AFTER DELETE ON jobs REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION salary_totals_apply();
+${statementTriggers('salary_totals', applySalaryTotals, SALARY_COLUMNS)}
 
 INSERT INTO deferred_indexes (name, def)
 VALUES ('jobs_live_salary_min', 'CREATE INDEX jobs_live_salary_min ON public.jobs USING btree (salary_annual_min) WHERE ((state = 0) AND has_salary)')
