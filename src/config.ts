@@ -130,6 +130,11 @@ const schema = {
     default: 2,
     parse: int(1, 1000),
   },
+  MATCH_INDEX: {
+    doc: 'Keep the live jobs in an index in memory (one process holds it) that counts and pages the common filters without PostgreSQL',
+    default: true,
+    parse: bool,
+  },
   PAGE_CACHE_MB: {
     doc: 'Memory (MB) each worker keeps pages in, per data version, for requests asked again: a third for search pages, two thirds for feed pages (0: none)',
     default: 24,

@@ -9,6 +9,7 @@ import pino from 'pino';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import { getSetting } from './db/migrations.ts';
 import { type Db, openDb } from './db/pool.ts';
+import type { MatchSource } from './service/match-host.ts';
 
 const version = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -34,7 +35,13 @@ function showKey(key: string | undefined): string {
   return `${key.slice(0, 8)}… (shown in full only on a terminal; create another with: npm run cli -- keys create --account demo)`;
 }
 
-async function serve(config: Config, db: Db, announce: boolean, key?: string): Promise<() => Promise<void>> {
+async function serve(
+  config: Config,
+  db: Db,
+  announce: boolean,
+  key?: string,
+  match?: MatchSource,
+): Promise<() => Promise<void>> {
   const { buildApp } = await import('./http/app.ts');
   const { createLimiter } = await import('./limiter/limiter.ts');
   const cursorSecret = (await getSetting(db.write, 'cursor_secret'))!;
@@ -42,7 +49,7 @@ async function serve(config: Config, db: Db, announce: boolean, key?: string): P
     log: (level, msg) => log[level]({ component: 'limiter' }, msg),
   });
   const app = await buildApp({
-    ctx: { db, config, cursorSecret, version, fullTextSearch: config.FULL_TEXT_SEARCH },
+    ctx: { db, config, cursorSecret, version, fullTextSearch: config.FULL_TEXT_SEARCH, match },
     limiter,
   });
   const address = await app.fastify.listen({ port: config.PORT, host: config.HOST });
@@ -94,6 +101,7 @@ async function primary(): Promise<void> {
     const { startSchedules } = await import('./service/schedules.ts');
     const { serveMetrics } = await import('./service/metrics-server.ts');
     const { superviseWorkers } = await import('./service/supervisor.ts');
+    const { hostMatchIndex } = await import('./service/match-host.ts');
     await prepareDatabase(db);
     const loaded = await loadDemoIfEmpty(db, config, say);
     if (loaded) say(`demo dataset loaded: ${loaded} postings`);
@@ -107,8 +115,12 @@ async function primary(): Promise<void> {
     );
     shutdown.push(async () => schedules.stop());
     shutdown.push(await serveMetrics(config, db, banner));
+    const match = config.MATCH_INDEX
+      ? hostMatchIndex(db, (m, e) => (e ? fail(`${m}: ${(e as Error).message}`) : say(m)))
+      : undefined;
+    if (match) shutdown.push(match.stop);
     if (config.WORKERS <= 1) {
-      shutdown.push(await serve(config, db, true, key));
+      shutdown.push(await serve(config, db, true, key, match?.service));
       return;
     }
     const env = { ...process.env, DATABASE_URL: db.url, JPS_WORKER: '1' };

@@ -1,5 +1,6 @@
 // buildApp: the Fastify application, not yet listening. Global behaviour of every response lives here:
 // the three headers, CORS preflight, 405, 404, trailing slashes, the error catalog, key redaction.
+import cluster from 'node:cluster';
 import http from 'node:http';
 import Fastify, {
   type FastifyInstance,
@@ -16,6 +17,7 @@ import { pageSize } from '../search/jobs.ts';
 import { feedPageSize } from '../search/feed-pages.ts';
 import { PageCache } from '../search/page-cache.ts';
 import { TotalsCache } from '../search/totals.ts';
+import { ipcMatchSource } from '../search/match-client.ts';
 import { Authenticator, extractKey } from './auth.ts';
 import { guardConnections } from './connections.ts';
 import { ExpensiveGate, isExpensive } from './expensive.ts';
@@ -67,7 +69,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const mib = mb * 2 ** 20;
   const pages = opts.ctx.pages ?? (mb > 0 ? new PageCache(mib / 3, pageSize) : undefined);
   const feedPages = opts.ctx.feedPages ?? (mb > 0 ? new PageCache((2 * mib) / 3, feedPageSize) : undefined);
-  const ctx = { ...opts.ctx, limiter, totals, pages, feedPages };
+  // A worker asks the process that holds the match index; a lone process is given it.
+  const match =
+    opts.ctx.match ?? (cluster.isWorker && opts.ctx.config.MATCH_INDEX ? ipcMatchSource() : undefined);
+  const ctx = { ...opts.ctx, limiter, totals, pages, feedPages, match };
   const app = Fastify(serverOptions(ctx.config, opts.logger));
   const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX, limiter);
 

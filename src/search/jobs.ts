@@ -14,6 +14,7 @@ import { JobState } from '../model/job-state.ts';
 import type { Counted } from '../model/totals.ts';
 import { type TotalsCache, VERSION_SQL } from './totals.ts';
 import { readValueTotal, valueTotalOf } from './value-totals.ts';
+import { indexable, type MatchAnswer, type MatchQuery, type MatchSource } from './match.ts';
 
 export interface SearchRequest {
   filters: JobFilters;
@@ -33,6 +34,8 @@ export interface SearchContext {
   version?: number;
   /** Search pages per data version; without it every request reads its page. */
   pages?: PageCache<JobPage>;
+  /** The in-memory match index; without it (or when it cannot answer) PostgreSQL counts and pages. */
+  match?: MatchSource;
 }
 
 type Db = pg.Pool | pg.PoolClient;
@@ -159,6 +162,23 @@ async function searchFlat(
     ? decodeCursor(ctx.cursorSecret, c.fp, req.cursor)
     : undefined;
   const offset = after ? 0 : req.offset;
+  if (!after) {
+    const matched = await fromIndex(ctx, db, version, req, { offset, limit: req.limit + 1 });
+    if (matched) {
+      ctx.totals?.remember(version!, `jobs|${c.fp}`, matched.total);
+      const page = matched.rows.slice(0, req.limit);
+      const last = page[page.length - 1];
+      return {
+        data: jsonArray(page.map((r) => renderJob(r))),
+        total: matched.total,
+        nextCursor:
+          matched.rows.length > req.limit && last
+            ? encodeCursor(ctx.cursorSecret, c.fp, { at: last.pos, id: last.id })
+            : null,
+        byCursor: false,
+      };
+    }
+  }
   // Counted with the page when the total is not one kept value and totals of its shape are mostly few.
   const shape = Object.keys(req.filters)
     .filter((k) => req.filters[k as keyof JobFilters] !== undefined)
@@ -248,6 +268,16 @@ async function searchCollapsed(
   c: Compiled,
 ): Promise<JobPage> {
   const want = req.offset + req.limit;
+  const matched = await fromIndex(ctx, client, version, req, {
+    offset: req.offset,
+    limit: req.limit,
+    collapse: true,
+  });
+  if (matched) {
+    ctx.totals?.remember(version!, `groups|${c.fp}`, matched.total);
+    const jobs = matched.rows.map((r, i) => renderJob({ ...r, openings: matched.openings![i] }));
+    return { data: jsonArray(jobs), total: matched.total, byCursor: false };
+  }
   const total = await exactCount(client, ctx.totals, version, req.filters, c.where, `groups|${c.fp}`, true);
   const newest = new Map<string, { id: string; pos: string }>();
   let after: CursorPosition | undefined;
@@ -282,11 +312,45 @@ async function searchCollapsed(
   return { data: jsonArray(jobs), total, byCursor: false };
 }
 
+/**
+ * The total and the page's rows from the match index, when it holds the request's filters and was built at
+ * `version`; the rows are read by id in a statement that checks the version again, so they are the rows
+ * of that version. Undefined otherwise: PostgreSQL then counts and pages.
+ */
+async function fromIndex(
+  ctx: SearchContext,
+  db: Db,
+  version: number | undefined,
+  req: SearchRequest,
+  page: { offset: number; limit: number; collapse?: boolean },
+): Promise<{ total: number; rows: PageRow[]; openings?: number[] } | undefined> {
+  if (!ctx.match || version === undefined || !indexable(req.filters)) return undefined;
+  const q: MatchQuery = { version, filters: req.filters, collapse: page.collapse ?? false, ...page };
+  const a: MatchAnswer | undefined = await ctx.match.ask(q);
+  if (!a) return undefined;
+  if (!a.ids.length) return { total: a.total, rows: [], openings: a.openings };
+  const { rows } = await db.query<PageRow & { version: string }>(
+    sql`SELECT ${fields(req.descriptionFormat)}, ${raw(VERSION_SQL)} AS version
+        FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug WHERE j.id = ANY(${a.ids}::text[])`,
+  );
+  if (rows.length !== a.ids.length || rows.some((r) => Number(r.version) !== version)) return undefined;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return { total: a.total, rows: a.ids.map((id) => byId.get(id)!), openings: a.openings };
+}
+
 const jsonArray = (items: string[]) => Buffer.from(`[${items.join(',')}]`);
 
 export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
   const key = `${collapse ? 'groups' : 'jobs'}|${fingerprint('jobs', canonicalFilters(filters))}`;
   const version = await currentVersion(ctx, ctx.pool);
+  const cached = version === undefined ? undefined : ctx.totals?.peek(version, key);
+  if (cached === undefined && version !== undefined && ctx.match && indexable(filters)) {
+    const a = await ctx.match.ask({ version, filters, collapse, offset: 0, limit: 0 });
+    if (a) {
+      ctx.totals?.remember(version, key, a.total);
+      return a.total;
+    }
+  }
   return exactCount(ctx.pool, ctx.totals, version, filters, compileFilters(filters), key, collapse);
 }
 

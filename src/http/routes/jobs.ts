@@ -28,6 +28,7 @@ const searchContext = (ctx: AppContext): SearchContext => ({
   cursorSecret: ctx.cursorSecret,
   totals: ctx.totals,
   pages: ctx.pages,
+  match: ctx.match,
   // Read with the key on the primary; a replica's own version is read where it is searched.
   version: ctx.db.readIsPrimary ? ctx.dataVersion : undefined,
 });

@@ -6,6 +6,7 @@ import type { FeedPage } from '../../search/feeds.ts';
 import type { JobPage } from '../../search/jobs.ts';
 import type { PageCache } from '../../search/page-cache.ts';
 import type { TotalsCache } from '../../search/totals.ts';
+import type { MatchSource } from '../../search/match.ts';
 import type { Limiter } from '../../limiter/limits.ts';
 import { type Endpoint, type EndpointParams, parseParams, type RawQuery } from '../params/registry.ts';
 
@@ -23,6 +24,8 @@ export interface AppContext {
   pages?: PageCache<JobPage>;
   /** Set by buildApp: feed pages kept per data version (none when PAGE_CACHE_MB is 0). */
   feedPages?: PageCache<FeedPage>;
+  /** The in-memory match index (set by buildApp in a worker, or given by the process that holds it). */
+  match?: MatchSource;
   /** Set per authenticated request: the data version read with the key, on the primary. */
   dataVersion?: number;
 }

@@ -1,0 +1,148 @@
+// Sorted sets of row numbers (ascending Uint32Array, no repeats) and the operations a search needs on
+// them. Row numbers follow the search order (newest first), so a set read in order is a sorted page.
+
+export type RowSet = Uint32Array;
+
+export const EMPTY: RowSet = new Uint32Array(0);
+
+/** Rows in both; a much smaller side is looked up in the larger by binary search. */
+export function intersect(a: RowSet, b: RowSet): RowSet {
+  if (a.length > b.length) [a, b] = [b, a];
+  const out = new Uint32Array(a.length);
+  let n = 0;
+  if (a.length * 16 < b.length) {
+    let lo = 0;
+    for (const x of a) {
+      let hi = b.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (b[mid] < x) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo === b.length) break;
+      if (b[lo] === x) out[n++] = x;
+    }
+  } else {
+    let i = 0;
+    let j = 0;
+    while (i < a.length && j < b.length) {
+      const x = a[i];
+      const y = b[j];
+      if (x === y) {
+        out[n++] = x;
+        i++;
+        j++;
+      } else if (x < y) i++;
+      else j++;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+/** Rows in either. */
+export function union(a: RowSet, b: RowSet): RowSet {
+  if (!a.length) return b;
+  if (!b.length) return a;
+  const out = new Uint32Array(a.length + b.length);
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x === y) {
+      out[n++] = x;
+      i++;
+      j++;
+    } else if (x < y) {
+      out[n++] = x;
+      i++;
+    } else {
+      out[n++] = y;
+      j++;
+    }
+  }
+  while (i < a.length) out[n++] = a[i++];
+  while (j < b.length) out[n++] = b[j++];
+  return out.subarray(0, n);
+}
+
+/** Rows of `a` not in `b`. */
+export function difference(a: RowSet, b: RowSet): RowSet {
+  if (!a.length || !b.length) return a;
+  const out = new Uint32Array(a.length);
+  let n = 0;
+  let j = 0;
+  for (const x of a) {
+    while (j < b.length && b[j] < x) j++;
+    if (j < b.length && b[j] === x) continue;
+    out[n++] = x;
+  }
+  return out.subarray(0, n);
+}
+
+/** Every row below `n`. */
+export function all(n: number): RowSet {
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
+}
+
+/** The union of many sets, merged pairwise (smallest first keeps the merges short). */
+export function unionAll(sets: RowSet[]): RowSet {
+  const rest = [...sets].sort((x, y) => x.length - y.length);
+  while (rest.length > 1) {
+    const merged = union(rest.shift()!, rest.shift()!);
+    let at = rest.findIndex((s) => s.length >= merged.length);
+    if (at < 0) at = rest.length;
+    rest.splice(at, 0, merged);
+  }
+  return rest[0] ?? EMPTY;
+}
+
+/** The intersection of many sets, smallest first. */
+export function intersectAll(sets: RowSet[]): RowSet {
+  const sorted = [...sets].sort((x, y) => x.length - y.length);
+  let acc = sorted[0];
+  for (let i = 1; i < sorted.length && acc.length; i++) acc = intersect(acc, sorted[i]);
+  return acc;
+}
+
+/** A growing list of row numbers, appended in ascending order while an index is built. */
+export class RowList {
+  private a = new Uint32Array(4);
+  length = 0;
+
+  push(x: number): void {
+    if (this.length === this.a.length) {
+      const b = new Uint32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.length++] = x;
+  }
+
+  /** The rows, in an array of their exact size. */
+  done(): RowSet {
+    return this.a.slice(0, this.length);
+  }
+}
+
+/** A growing list of numbers (a column of an index being built). */
+export class NumberList {
+  private a = new Float64Array(1024);
+  length = 0;
+
+  push(x: number): void {
+    if (this.length === this.a.length) {
+      const b = new Float64Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.length++] = x;
+  }
+
+  done(): Float64Array {
+    return this.a.slice(0, this.length);
+  }
+}

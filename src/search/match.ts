@@ -1,0 +1,131 @@
+// The match index as a service: one process builds it (match-index.ts) for the current data version and
+// builds it again when the version moves on; requests ask it for a total and the ids of a page, and use
+// the answer only when it was computed at the very version they read (jobs.ts), so no answer is ever
+// stale. Workers ask the process that holds it over IPC (match-client.ts): one copy in memory.
+import type pg from 'pg';
+import { readMatchRows } from '../db/match-rows.ts';
+import { dataVersion } from '../db/stats.ts';
+import type { JobFilters } from './filters.ts';
+import { holds, MatchIndex, MatchIndexBuilder } from './match-index.ts';
+import { parseTsQuery, type TsNode } from './match-tsquery.ts';
+
+export interface MatchQuery {
+  /** The data version the request read; answered only by an index of that version. */
+  version: number;
+  filters: JobFilters;
+  /** Groups (company + title) instead of jobs. */
+  collapse: boolean;
+  offset: number;
+  /** Rows (or groups) of the page wanted from `offset`; 0 for the total alone. */
+  limit: number;
+}
+
+export interface MatchAnswer {
+  /** Exact number of matching jobs (groups when collapsed). */
+  total: number;
+  /** The ids of the page, in search order (of each group's newest job when collapsed). */
+  ids: string[];
+  /** Collapsed: each group's number of matching jobs. */
+  openings?: number[];
+}
+
+/** Where a request asks for its answer: the index in this process, or the one that holds it. */
+export interface MatchSource {
+  ask(q: MatchQuery): Promise<MatchAnswer | undefined>;
+}
+
+/** Whether the index could answer these filters: requests it cannot are never sent to it. */
+export const indexable = (f: JobFilters): boolean => holds(f);
+
+export interface MatchStatus {
+  version?: number;
+  rows?: number;
+  builds: number;
+  lastBuildMs?: number;
+}
+
+export class MatchService implements MatchSource {
+  private index: MatchIndex | undefined;
+  private building: Promise<void> | undefined;
+  private nextBuildAt = 0;
+  private queries = new Map<string, TsNode | null>();
+  readonly status: MatchStatus = { builds: 0 };
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly log: (msg: string, err?: unknown) => void = () => {},
+  ) {}
+
+  /**
+   * Builds the index again when the data version has moved on. A build costs seconds of one core at a
+   * million jobs, so builds start at most every four build times (a fifth of a core at most); until the
+   * new one is done, requests are answered by PostgreSQL.
+   */
+  async refresh(now = Date.now()): Promise<void> {
+    if (this.building || now < this.nextBuildAt) return;
+    const version = await dataVersion(this.pool);
+    if (this.index?.version === version) return;
+    const started = Date.now();
+    this.building = this.build()
+      .then((index) => {
+        this.index = index;
+        const ms = Date.now() - started;
+        Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
+        this.status.builds++;
+        this.nextBuildAt = Date.now() + 3 * ms;
+      })
+      .catch((err) => {
+        this.nextBuildAt = Date.now() + 10_000;
+        this.log('match index build failed', err);
+      })
+      .finally(() => {
+        this.building = undefined;
+      });
+    await this.building;
+  }
+
+  private async build(): Promise<MatchIndex> {
+    const b = new MatchIndexBuilder();
+    const version = await readMatchRows(this.pool, (rows) => {
+      for (const r of rows) b.add(r);
+    });
+    return b.done(version);
+  }
+
+  async ask(q: MatchQuery): Promise<MatchAnswer | undefined> {
+    const index = this.index;
+    if (!index || index.version !== q.version || !holds(q.filters)) return undefined;
+    const text: TsNode[] = [];
+    for (const t of [q.filters.title, q.filters.title_advanced]) {
+      if (t === undefined) continue;
+      const node = await this.textQuery(t);
+      if (!node) return undefined;
+      text.push(node);
+    }
+    const rows = index.matches({ filters: q.filters, text });
+    if (!rows) return undefined;
+    if (q.collapse) {
+      const { total, page } = index.groups(rows, q.offset, q.limit);
+      return {
+        total,
+        ids: index.ids(Uint32Array.from(page, (g) => g.row)),
+        openings: page.map((g) => g.openings),
+      };
+    }
+    return { total: rows.length, ids: index.ids(rows.subarray(q.offset, q.offset + q.limit)) };
+  }
+
+  /** A text query as PostgreSQL normalises it (stemmed, stop words gone), parsed; null if not held. */
+  private async textQuery(text: string): Promise<TsNode | undefined> {
+    let node = this.queries.get(text);
+    if (node === undefined) {
+      const { rows } = await this.pool.query<{ q: string }>("SELECT to_tsquery('english', $1)::text AS q", [
+        text,
+      ]);
+      node = parseTsQuery(rows[0].q) ?? null;
+      this.queries.set(text, node);
+      if (this.queries.size > 10_000) this.queries.delete(this.queries.keys().next().value as string);
+    }
+    return node ?? undefined;
+  }
+}

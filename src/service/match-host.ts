@@ -1,0 +1,33 @@
+// The process that holds the match index (search/match.ts): it checks the data version every second and
+// builds the index again when it moved on, and answers the workers' questions (search/match-client.ts).
+import cluster, { type Worker } from 'node:cluster';
+import type { Db } from '../db/pool.ts';
+import { type MatchQuery, MatchService } from '../search/match.ts';
+
+export type { MatchSource } from '../search/match.ts';
+
+const CHECK_MS = 1000;
+
+export function hostMatchIndex(db: Db, log: (msg: string, err?: unknown) => void) {
+  const service = new MatchService(db.read, log);
+  const check = () => void service.refresh().catch((err) => log('match index: version check failed', err));
+  const timer = setInterval(check, CHECK_MS);
+  timer.unref();
+  check();
+  const onMessage = (worker: Worker, m: { type?: string; seq?: number; query?: MatchQuery }) => {
+    if (m?.type !== 'match' || !m.query) return;
+    const reply = (answer: unknown) => {
+      if (worker.isConnected())
+        worker.send({ type: 'match-answer', seq: m.seq, answer }, undefined, () => {});
+    };
+    service.ask(m.query).then(reply, () => reply(undefined));
+  };
+  if (cluster.isPrimary) cluster.on('message', onMessage);
+  return {
+    service,
+    stop: async () => {
+      clearInterval(timer);
+      cluster.off('message', onMessage);
+    },
+  };
+}

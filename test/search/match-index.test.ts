@@ -1,0 +1,290 @@
+// The in-memory match index answers exactly what PostgreSQL answers: for random requests over generated
+// data (countries, skills, taxonomies, remote, salary bounds, company industry and size, title queries in
+// both syntaxes, collapse, offsets), the page, total and cursor of a search with the index are the same
+// bytes as without it, and so is every count.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDataset } from '../../src/demo/generate.ts';
+import { ingestRecords } from '../../src/ingest/pipeline.ts';
+import type { JobFilters } from '../../src/search/filters.ts';
+import { countJobs, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
+import { MatchService } from '../../src/search/match.ts';
+import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
+import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
+import { TotalsCache } from '../../src/search/totals.ts';
+import { runRefresh } from '../../src/service/schedules.ts';
+import { prepareDatabase } from '../../src/service/setup.ts';
+import { createTestDb, type TestDb } from '../helpers/db.ts';
+
+let db: TestDb;
+let match: MatchService;
+const values = {
+  countries: [] as string[],
+  skills: [] as string[],
+  taxonomies: [] as string[],
+  words: [] as string[],
+  industries: [] as string[],
+  sizes: [] as string[],
+  salaries: [] as number[],
+  /** Runs of two to four words of real titles, as they stand (stop words too). */
+  runs: [] as string[][],
+};
+
+beforeAll(async () => {
+  db = await createTestDb();
+  await prepareDatabase(db);
+  const lines = [...generateDataset({ jobs: 1200, seed: 11, now: new Date('2026-06-01T00:00:00Z') })];
+  await ingestRecords(db, lines);
+  await runRefresh(db);
+  // Salaries PostgreSQL orders in its own way, and ties of posting time that the id must break.
+  await db.write.query(
+    `UPDATE jobs SET salary_annual_max = 'NaN' WHERE id IN (SELECT id FROM jobs WHERE has_salary ORDER BY id LIMIT 3)`,
+  );
+  await db.write.query(
+    `UPDATE jobs SET salary_annual_min = NULL WHERE id IN (SELECT id FROM jobs WHERE has_salary ORDER BY id DESC LIMIT 3)`,
+  );
+  await db.write.query(
+    `UPDATE jobs SET salary_annual_max = 'Infinity' WHERE id IN (SELECT id FROM jobs WHERE has_salary ORDER BY id LIMIT 3 OFFSET 5)`,
+  );
+  await db.write.query(
+    `UPDATE jobs SET posted_at = '2026-05-20T00:00:00Z' WHERE id IN (SELECT id FROM jobs ORDER BY id LIMIT 40)`,
+  );
+  await db.write.query('UPDATE data_version SET version = version + 1');
+  const q = async (text: string) => (await db.write.query<{ v: string }>(text)).rows.map((r) => r.v);
+  values.countries = await q(
+    `SELECT DISTINCT unnest(country_codes) AS v FROM jobs WHERE state = 0 ORDER BY 1 LIMIT 20`,
+  );
+  values.skills = await q(
+    `SELECT v FROM (SELECT unnest(skills) AS v FROM jobs WHERE state = 0) s GROUP BY v ORDER BY count(*) DESC LIMIT 20`,
+  );
+  values.taxonomies = await q(
+    `SELECT DISTINCT unnest(taxonomies) AS v FROM jobs WHERE state = 0 ORDER BY 1 LIMIT 15`,
+  );
+  values.words =
+    await q(`SELECT v FROM (SELECT lower(unnest(string_to_array(title_raw, ' '))) AS v FROM jobs WHERE state = 0) s
+                          WHERE v ~ '^[a-z]{3,}$' GROUP BY v ORDER BY count(*) DESC LIMIT 40`);
+  values.industries = await q(
+    `SELECT DISTINCT industry_key AS v FROM companies WHERE industry_key IS NOT NULL ORDER BY 1 LIMIT 10`,
+  );
+  values.sizes = await q(
+    `SELECT DISTINCT size_range AS v FROM companies WHERE size_range IS NOT NULL ORDER BY 1`,
+  );
+  values.salaries = (
+    await q(
+      `SELECT DISTINCT salary_annual_min::text AS v FROM jobs WHERE has_salary AND salary_annual_min IS NOT NULL LIMIT 20`,
+    )
+  ).map(Number);
+  const titles = await q(`SELECT title_raw AS v FROM jobs WHERE state = 0 ORDER BY id LIMIT 300`);
+  for (const t of titles) {
+    const ws = t.split(/\s+/).filter((w) => /^[A-Za-z]+$/.test(w));
+    for (let i = 0; i + 1 < ws.length; i++) values.runs.push(ws.slice(i, i + 2 + (i % 3)));
+  }
+  match = new MatchService(db.read);
+  await match.refresh();
+}, 120_000);
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+const sub = <T>(xs: () => T[]) => fc.uniqueArray(fc.constantFrom(...xs()), { minLength: 1, maxLength: 2 });
+
+/** A title in the web syntax: words, a quoted phrase, OR, an exclusion, a prefix-like short word. */
+const webTitle = () =>
+  fc.oneof(
+    fc.constantFrom(...values.words),
+    fc.constantFrom(...values.runs).map((r) => `"${r.join(' ')}"`),
+    fc
+      .tuple(fc.constantFrom(...values.words), fc.constantFrom(...values.words))
+      .map(([a, b]) => `${a} OR ${b}`),
+    fc
+      .tuple(fc.constantFrom(...values.words), fc.constantFrom(...values.words))
+      .map(([a, b]) => `${a} -${b}`),
+    fc
+      .array(
+        fc.oneof(
+          fc.constantFrom(...values.words),
+          fc.constant('OR'),
+          fc.constantFrom('of', 'the', 'and', 'c++', 'node.js', 'front-end'),
+        ),
+        { minLength: 1, maxLength: 3 },
+      )
+      .map((ws) => ws.join(' ')),
+  );
+
+const advancedTitle = () =>
+  fc.oneof(
+    // Words of a real title at their distance apart: <N> phrases that match.
+    fc.constantFrom(...values.runs).map((r) => `${r[0]} <${r.length - 1}> ${r[r.length - 1]}`),
+    fc.constantFrom(...values.runs).map((r) => r.join(' <-> ')),
+    randomAdvanced(),
+  );
+
+const randomAdvanced = () =>
+  fc
+    .tuple(
+      fc.constantFrom(...values.words),
+      fc.constantFrom(...values.words),
+      fc.constantFrom(...values.words),
+      fc.constantFrom('&', '|', '<->', '<2>'),
+      fc.constantFrom('&', '|', '& !', '| !', '<->'),
+      fc.boolean(),
+    )
+    .map(([a, b, c, op1, op2, prefix]) => `(${a}${prefix ? ':*' : ''} ${op1} ${b}) ${op2} ${c}`);
+
+/** One to three filters (more rarely match anything in 1,200 postings). */
+function filtersArb(): fc.Arbitrary<JobFilters> {
+  const each: Record<string, fc.Arbitrary<unknown>> = {
+    country: sub(() => [...values.countries, 'ZZ']),
+    skill: sub(() => values.skills),
+    taxonomies: sub(() => values.taxonomies),
+    remote: fc.boolean(),
+    has_salary: fc.boolean(),
+    salary_gte: fc.oneof(fc.constantFrom(...values.salaries), fc.integer({ min: 0, max: 400_000 })),
+    salary_lte: fc.oneof(fc.constantFrom(...values.salaries), fc.integer({ min: 0, max: 400_000 })),
+    company_industry: sub(() => values.industries),
+    company_size: sub(() => values.sizes),
+    title: webTitle().chain((t) => {
+      try {
+        return fc.constant(parseWebQuery(t));
+      } catch {
+        return fc.constant(undefined);
+      }
+    }),
+    title_advanced: advancedTitle().chain((t) => {
+      try {
+        return fc.constant(parseAdvancedQuery(t));
+      } catch {
+        return fc.constant(undefined);
+      }
+    }),
+  };
+  return fc
+    .uniqueArray(fc.constantFrom(...Object.keys(each)), { minLength: 0, maxLength: 3 })
+    .chain(
+      (keys) => fc.record(Object.fromEntries(keys.map((k) => [k, each[k]]))) as fc.Arbitrary<JobFilters>,
+    );
+}
+
+const plain = (): SearchContext => ({ pool: db.read, cursorSecret: 's' });
+const indexed = (): SearchContext => ({ pool: db.read, cursorSecret: 's', totals: new TotalsCache(), match });
+
+describe('the match index', () => {
+  it('was built at the current version with every live job', async () => {
+    const { rows } = await db.read.query<{ n: string; v: string }>(
+      'SELECT (SELECT count(*) FROM jobs WHERE state = 0) AS n, (SELECT version FROM data_version) AS v',
+    );
+    expect(match.status.rows).toBe(Number(rows[0].n));
+    expect(match.status.version).toBe(Number(rows[0].v));
+  });
+
+  it('pages, totals and counts are those of PostgreSQL, byte for byte', async () => {
+    let answered = 0;
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        filtersArb(),
+        fc.boolean(),
+        fc.constantFrom(0, 0, 3, 25),
+        fc.constantFrom(1, 10, 30),
+        async (filters, collapse, offset, limit) => {
+          runs++;
+          const req = { filters, collapse, offset, limit };
+          const version = match.status.version!;
+          const a = await match.ask({ version, filters, collapse, offset, limit });
+          if (a) answered++;
+          const want = await searchJobs(plain(), req);
+          const got = await searchJobs(indexed(), req);
+          expect({ ...got, data: got.data.toString() }).toEqual({ ...want, data: want.data.toString() });
+          expect(await countJobs(indexed(), filters, collapse)).toBe(
+            await countJobs(plain(), filters, collapse),
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
+    // Most requests were the index's to answer (text queries it cannot read go to PostgreSQL).
+    expect(answered / runs).toBeGreaterThan(0.8);
+  }, 240_000);
+
+  it('matches phrases of real titles at every distance as PostgreSQL does', async () => {
+    const version = match.status.version!;
+    let matched = 0;
+    for (const r of values.runs.slice(0, 120)) {
+      const last = r.length - 1;
+      for (const title_advanced of [
+        `${r[0]} <${last}> ${r[last]}`,
+        r.join(' <-> '),
+        `${r[0]} <${last + 1}> ${r[last]}`,
+      ]) {
+        const filters = { title_advanced: parseAdvancedQuery(title_advanced) };
+        const a = await match.ask({ version, filters, collapse: false, offset: 0, limit: 0 });
+        expect(a, title_advanced).toBeDefined();
+        expect(a!.total, title_advanced).toBe(await countJobs(plain(), filters, false));
+        if (a!.total > 0) matched++;
+      }
+    }
+    expect(matched).toBeGreaterThan(100);
+  });
+
+  it('answers nothing for a version it was not built at, or for filters it does not hold', async () => {
+    const version = match.status.version!;
+    expect(
+      await match.ask({ version: version + 1, filters: {}, collapse: false, offset: 0, limit: 1 }),
+    ).toBeUndefined();
+    expect(
+      await match.ask({ version, filters: { description: "'excel'" }, collapse: false, offset: 0, limit: 1 }),
+    ).toBeUndefined();
+    expect(await match.ask({ version, filters: {}, collapse: false, offset: 0, limit: 1 })).toBeDefined();
+  });
+
+  it('is built again when the data version moves on', async () => {
+    const before = match.status.builds;
+    await db.write.query(
+      `UPDATE jobs SET state = 2 WHERE id = (SELECT id FROM jobs WHERE state = 0 ORDER BY id LIMIT 1)`,
+    );
+    await db.write.query('UPDATE data_version SET version = version + 1');
+    await match.refresh(Date.now() + 3_600_000);
+    expect(match.status.builds).toBe(before + 1);
+    const { rows } = await db.read.query<{ n: string }>('SELECT count(*) AS n FROM jobs WHERE state = 0');
+    const a = await match.ask({
+      version: match.status.version!,
+      filters: {},
+      collapse: false,
+      offset: 0,
+      limit: 0,
+    });
+    expect(a?.total).toBe(Number(rows[0].n));
+  });
+});
+
+describe('tsquery and tsvector text', () => {
+  it('reads what PostgreSQL prints', () => {
+    expect(parseTsQuery("'softwar' <-> 'engin' & !'senior' | 'dev':*")).toEqual({
+      op: 'or',
+      left: {
+        op: 'and',
+        left: {
+          op: 'phrase',
+          left: { op: 'lex', lexeme: 'softwar', prefix: false },
+          right: { op: 'lex', lexeme: 'engin', prefix: false },
+          distance: 1,
+        },
+        right: { op: 'not', arg: { op: 'lex', lexeme: 'senior', prefix: false } },
+      },
+      right: { op: 'lex', lexeme: 'dev', prefix: true },
+    });
+    expect(parseTsVector("'c++':1 'it''s':2,5 'a\\\\b':3")).toEqual([
+      ['c++', [1]],
+      ["it's", [2, 5]],
+      ['a\\b', [3]],
+    ]);
+  });
+
+  it('leaves to PostgreSQL what the index does not hold', () => {
+    expect(parseTsQuery("'a':A")).toBeUndefined();
+    expect(parseTsQuery("'a' <-> ( 'b' | 'c' )")).toBeUndefined();
+    expect(parseTsQuery('')).toBeUndefined();
+    expect(parseTsVector("'a':1A")).toBeUndefined();
+  });
+});
