@@ -64,3 +64,36 @@ export async function readMatchRows(pool: pg.Pool, take: (rows: MatchRow[]) => v
     return Number(rows[0].version);
   });
 }
+
+/** A job that left the live population: its id and posting time (as in MatchRow). */
+export interface LeftRow {
+  id: string;
+  posted_us: string;
+}
+
+/**
+ * The jobs that left the live population since version `from`, when every version since logged only
+ * that (data_changes: an expiry), and the version reached; undefined when a version since did more (a
+ * load, or a job that entered), its log is gone, or a job that left is no longer there to read.
+ */
+export async function readLeftSince(
+  pool: pg.Pool,
+  from: number,
+): Promise<{ version: number; left: LeftRow[] } | undefined> {
+  const { rows } = await pool.query<{ version: string; ok: boolean; left: LeftRow[] }>(
+    `WITH cur AS (SELECT version FROM data_version WHERE id = 1),
+          ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > $1 AND c.version <= cur.version),
+          ids AS (SELECT DISTINCT l.id FROM ch, unnest(ch.left_ids) AS l(id)),
+          found AS (SELECT j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us
+                    FROM ids JOIN jobs j ON j.id = ids.id)
+     SELECT cur.version,
+            (SELECT count(*) FROM ch) = cur.version - $1
+              AND NOT EXISTS (SELECT 1 FROM ch WHERE left_ids IS NULL OR cardinality(entered_ids) > 0)
+              AND (SELECT count(*) FROM ids) = (SELECT count(*) FROM found) AS ok,
+            (SELECT coalesce(json_agg(found), '[]') FROM found) AS left
+     FROM cur`,
+    [from],
+  );
+  const r = rows[0];
+  return r.ok ? { version: Number(r.version), left: r.left } : undefined;
+}

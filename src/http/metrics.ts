@@ -7,6 +7,7 @@ import type pg from 'pg';
 import client from 'prom-client';
 import { ApiError } from '../errors.ts';
 import { readAheadStats } from '../search/feed-pages.ts';
+import { matchStats } from '../search/jobs.ts';
 import type { TotalsCache } from '../search/totals.ts';
 import type { Limiter } from '../limiter/limits.ts';
 
@@ -115,6 +116,17 @@ new client.Counter({
     this.reset();
     this.inc({ outcome: 'served' }, readAheadStats.served);
     this.inc({ outcome: 'discarded' }, readAheadStats.discarded);
+  },
+});
+
+new client.Counter({
+  name: 'match_index_requests_total',
+  help: 'Searches and counts asked of the in-memory match index, by result (answered, or declined: not built yet, or built at another data version)',
+  labelNames: ['result'] as const,
+  collect() {
+    this.reset();
+    this.inc({ result: 'answered' }, matchStats.answered);
+    this.inc({ result: 'declined' }, matchStats.declined);
   },
 });
 

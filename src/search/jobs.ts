@@ -312,6 +312,9 @@ async function searchCollapsed(
   return { data: jsonArray(jobs), total, byCursor: false };
 }
 
+/** Requests this process asked the match index: answered, or declined (not built yet, or another version). */
+export const matchStats = { answered: 0, declined: 0 };
+
 /**
  * The total and the page's rows from the match index, when it holds the request's filters and was built at
  * `version`; the rows are read by id in a statement that checks the version again, so they are the rows
@@ -327,6 +330,7 @@ async function fromIndex(
   if (!ctx.match || version === undefined || !indexable(req.filters)) return undefined;
   const q: MatchQuery = { version, filters: req.filters, collapse: page.collapse ?? false, ...page };
   const a: MatchAnswer | undefined = await ctx.match.ask(q);
+  matchStats[a ? 'answered' : 'declined']++;
   if (!a) return undefined;
   if (!a.ids.length) return { total: a.total, rows: [], openings: a.openings };
   const { rows } = await db.query<PageRow & { version: string }>(
@@ -346,6 +350,7 @@ export async function countJobs(ctx: SearchContext, filters: JobFilters, collaps
   const cached = version === undefined ? undefined : ctx.totals?.peek(version, key);
   if (cached === undefined && version !== undefined && ctx.match && indexable(filters)) {
     const a = await ctx.match.ask({ version, filters, collapse, offset: 0, limit: 0 });
+    matchStats[a ? 'answered' : 'declined']++;
     if (a) {
       ctx.totals?.remember(version, key, a.total);
       return a.total;

@@ -18,7 +18,7 @@ import {
   union,
   unionAll,
 } from './match-sets.ts';
-import type { MatchRow } from '../db/match-rows.ts';
+import type { LeftRow, MatchRow } from '../db/match-rows.ts';
 import { parseTsVector, type TsNode } from './match-tsquery.ts';
 
 /** The filters the index holds; a request with any other is answered by PostgreSQL. */
@@ -204,7 +204,10 @@ interface Parts {
 type Signed = { rows: RowSet; not: boolean };
 
 export class MatchIndex {
-  readonly version: number;
+  version: number;
+  /** Rows that left the live population since the build (an expiry), and how many. */
+  private dead: Uint8Array;
+  private deadCount = 0;
   private sortedLexemes: string[] | undefined;
   private epoch = 0;
   private seen: Uint32Array;
@@ -212,12 +215,14 @@ export class MatchIndex {
 
   constructor(private readonly p: Parts) {
     this.version = p.version;
+    this.dead = new Uint8Array(p.ids.length);
     this.seen = new Uint32Array(p.groupCount);
     this.counts = new Uint32Array(p.groupCount);
   }
 
+  /** Live rows. */
   get size(): number {
-    return this.p.ids.length;
+    return this.p.ids.length - this.deadCount;
   }
 
   /** The matching rows, in search order; undefined when a text query needs what the index lacks. */
@@ -234,15 +239,51 @@ export class MatchIndex {
       if (!m) return undefined;
       (m.not ? without : sets).push(m.rows);
     }
-    let rows = sets.length ? intersectAll(sets) : all(this.size);
+    let rows = sets.length ? intersectAll(sets) : all(this.p.ids.length);
     for (const w of without) rows = difference(rows, w);
     return this.keep(rows, f);
   }
 
-  /** The rows of `rows` that pass the filters held per row. */
+  /**
+   * Brings the index to `version` when all that changed since is that `left` left the live population:
+   * false (and nothing changed) when a row that left cannot be found, and the index must be built again.
+   */
+  leave(left: LeftRow[], version: number): boolean {
+    if (version < this.version) return false;
+    const rows: number[] = [];
+    for (const l of left) {
+      const r = this.rowOf(l.id, Number(l.posted_us));
+      if (r === undefined) return false;
+      rows.push(r);
+    }
+    for (const r of rows) {
+      if (!this.dead[r]) this.deadCount++;
+      this.dead[r] = 1;
+    }
+    this.version = version;
+    return true;
+  }
+
+  /** The row of a job, found by its posting time (rows are in descending order of it). */
+  private rowOf(id: string, postedUs: number): number | undefined {
+    const { posted, ids } = this.p;
+    let lo = 0;
+    let hi = posted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (posted[mid] > postedUs) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let r = lo; r < posted.length && posted[r] === postedUs; r++) if (ids[r] === id) return r;
+    return undefined;
+  }
+
+  /** The rows of `rows` that pass the filters held per row (and are still live). */
   private keep(rows: RowSet, f: JobFilters): RowSet {
     const tests: ((r: number) => boolean)[] = [];
     const { flags, salMin, salMax, industry, size } = this.p;
+    const dead = this.dead;
+    if (this.deadCount) tests.push((r) => dead[r] === 0);
     if (f.remote !== undefined) {
       const want = f.remote ? REMOTE : 0;
       tests.push((r) => (flags[r] & REMOTE) === want);

@@ -3,7 +3,7 @@
 // the answer only when it was computed at the very version they read (jobs.ts), so no answer is ever
 // stale. Workers ask the process that holds it over IPC (match-client.ts): one copy in memory.
 import type pg from 'pg';
-import { readMatchRows } from '../db/match-rows.ts';
+import { readLeftSince, readMatchRows } from '../db/match-rows.ts';
 import { dataVersion } from '../db/stats.ts';
 import type { JobFilters } from './filters.ts';
 import { holds, MatchIndex, MatchIndexBuilder } from './match-index.ts';
@@ -41,15 +41,18 @@ export interface MatchStatus {
   version?: number;
   rows?: number;
   builds: number;
+  /** Versions reached by marking the jobs that left, without a build. */
+  carried: number;
   lastBuildMs?: number;
 }
 
 export class MatchService implements MatchSource {
   private index: MatchIndex | undefined;
   private building: Promise<void> | undefined;
+  private refreshing = false;
   private nextBuildAt = 0;
   private queries = new Map<string, TsNode | null>();
-  readonly status: MatchStatus = { builds: 0 };
+  readonly status: MatchStatus = { builds: 0, carried: 0 };
 
   constructor(
     private readonly pool: pg.Pool,
@@ -62,9 +65,29 @@ export class MatchService implements MatchSource {
    * new one is done, requests are answered by PostgreSQL.
    */
   async refresh(now = Date.now()): Promise<void> {
-    if (this.building || now < this.nextBuildAt) return;
+    // One refresh at a time: two carrying the index at once could leave it at the older version.
+    if (this.refreshing || now < this.nextBuildAt) return;
+    this.refreshing = true;
+    try {
+      await this.carryOrBuild();
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  private async carryOrBuild(): Promise<void> {
     const version = await dataVersion(this.pool);
     if (this.index?.version === version) return;
+    // An expiry: the jobs that left are marked, in milliseconds instead of a build.
+    const index = this.index;
+    if (index && version > index.version) {
+      const since = await readLeftSince(this.pool, index.version);
+      if (since && index.leave(since.left, since.version)) {
+        Object.assign(this.status, { version: index.version, rows: index.size });
+        this.status.carried++;
+        return;
+      }
+    }
     const started = Date.now();
     this.building = this.build()
       .then((index) => {
@@ -102,6 +125,8 @@ export class MatchService implements MatchSource {
       if (!node) return undefined;
       text.push(node);
     }
+    // The index may have been carried to a newer version while the text was read: matched only at q's.
+    if (index !== this.index || index.version !== q.version) return undefined;
     const rows = index.matches({ filters: q.filters, text });
     if (!rows) return undefined;
     if (q.collapse) {

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../src/demo/generate.ts';
-import { ingestRecords } from '../../src/ingest/pipeline.ts';
+import { expireDue, ingestRecords } from '../../src/ingest/pipeline.ts';
 import type { JobFilters } from '../../src/search/filters.ts';
 import { countJobs, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
 import { MatchService } from '../../src/search/match.ts';
@@ -236,6 +236,37 @@ describe('the match index', () => {
       await match.ask({ version, filters: { description: "'excel'" }, collapse: false, offset: 0, limit: 1 }),
     ).toBeUndefined();
     expect(await match.ask({ version, filters: {}, collapse: false, offset: 0, limit: 1 })).toBeDefined();
+  });
+
+  it('follows an expiry by marking the jobs that left, without a build', async () => {
+    const before = { ...match.status };
+    const { rowCount } = await db.write.query(
+      `UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id IN (
+         SELECT j.id FROM jobs j WHERE j.state = 0
+            AND NOT EXISTS (SELECT 1 FROM jobs d WHERE d.duplicate_of = j.id)
+          ORDER BY j.posted_at DESC LIMIT 6)`,
+    );
+    expect(rowCount).toBe(6);
+    expect(await expireDue(db)).toBe(6);
+    await match.refresh();
+    expect(match.status.builds).toBe(before.builds);
+    expect(match.status.carried).toBe(before.carried + 1);
+    expect(match.status.rows).toBe(before.rows! - 6);
+    const requests: { filters: JobFilters; collapse: boolean }[] = [
+      { filters: {}, collapse: false },
+      { filters: {}, collapse: true },
+      { filters: { country: values.countries.slice(0, 2) }, collapse: false },
+      { filters: { skill: values.skills.slice(0, 1) }, collapse: true },
+      { filters: { title: parseWebQuery(values.words[0]) }, collapse: false },
+    ];
+    for (const { filters, collapse } of requests) {
+      const req = { filters, collapse, offset: 0, limit: 10 };
+      const a = await match.ask({ version: match.status.version!, ...req });
+      expect(a).toBeDefined();
+      const want = await searchJobs(plain(), req);
+      const got = await searchJobs(indexed(), req);
+      expect({ ...got, data: got.data.toString() }).toEqual({ ...want, data: want.data.toString() });
+    }
   });
 
   it('is built again when the data version moves on', async () => {
