@@ -15,6 +15,7 @@ import {
   NumberList,
   RowList,
   type RowSet,
+  StringTable,
   union,
   unionAll,
 } from './match-sets.ts';
@@ -62,7 +63,7 @@ export interface MatchRequest {
 /** Builds an index from rows given in search order. */
 export class MatchIndexBuilder {
   private n = 0;
-  private ids: string[] = [];
+  private ids = new StringTable();
   private posted = new NumberList();
   private groups = new RowList();
   private groupOf = new Map<string, number>();
@@ -128,7 +129,7 @@ export class MatchIndexBuilder {
     const phrases = this.phrases && this.lexemes.size * POS_SPAN < 2 ** 32;
     return new MatchIndex({
       version,
-      ids: this.ids,
+      ids: this.ids.done(),
       posted: this.posted.done(),
       groups: this.groups.done(),
       groupCount: this.groupOf.size,
@@ -181,7 +182,7 @@ function add(sets: Map<string, RowList>, values: string[], row: number): void {
 
 interface Parts {
   version: number;
-  ids: string[];
+  ids: { at(i: number): string; length: number };
   posted: Float64Array;
   groups: Uint32Array;
   groupCount: number;
@@ -274,7 +275,7 @@ export class MatchIndex {
       if (posted[mid] > postedUs) lo = mid + 1;
       else hi = mid;
     }
-    for (let r = lo; r < posted.length && posted[r] === postedUs; r++) if (ids[r] === id) return r;
+    for (let r = lo; r < posted.length && posted[r] === postedUs; r++) if (ids.at(r) === id) return r;
     return undefined;
   }
 
@@ -305,11 +306,14 @@ export class MatchIndex {
       const want = codes(this.p.sizeCodes, f.company_size);
       tests.push((r) => want.has(size[r]));
     }
-    if (!tests.length) return rows;
-    const out = new Uint32Array(rows.length);
-    let n = 0;
-    for (const r of rows) if (tests.every((t) => t(r))) out[n++] = r;
-    return out.subarray(0, n);
+    // One pass per test, each over what the ones before kept (a tight loop per test).
+    for (const t of tests) {
+      const out = new Uint32Array(rows.length);
+      let n = 0;
+      for (let i = 0; i < rows.length; i++) if (t(rows[i])) out[n++] = rows[i];
+      rows = out.subarray(0, n);
+    }
+    return rows;
   }
 
   private text(n: TsNode): Signed | undefined {
@@ -416,7 +420,7 @@ export class MatchIndex {
 
   /** The id of each row of a page of matches. */
   ids(rows: RowSet): string[] {
-    return Array.from(rows, (r) => this.p.ids[r]);
+    return Array.from(rows, (r) => this.p.ids.at(r));
   }
 
   /**
