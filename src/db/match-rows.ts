@@ -43,7 +43,8 @@ export async function readMatchRows(pool: pg.Pool, take: (rows: MatchRow[]) => v
     await c.query(`DECLARE match_rows NO SCROLL CURSOR FOR
       SELECT j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us, j.collapse_key,
              j.country_codes, j.skills, j.taxonomies, j.remote, j.has_salary, j.salary_annual_min,
-             j.salary_annual_max, j.company_slug, j.title_tsv::text AS title_tsv
+             j.salary_annual_max, j.company_slug, NULL::text AS industry_key, NULL::text AS size_range,
+             j.title_tsv::text AS title_tsv
       FROM jobs j
       WHERE j.state = 0
       ORDER BY j.posted_at DESC, j.id DESC`);
@@ -53,8 +54,10 @@ export async function readMatchRows(pool: pg.Pool, take: (rows: MatchRow[]) => v
       );
       for (const r of batch.rows) {
         const co = r.company_slug === null ? undefined : companies.get(r.company_slug);
-        r.industry_key = co?.industry_key ?? null;
-        r.size_range = co?.size_range ?? null;
+        if (co) {
+          r.industry_key = co.industry_key;
+          r.size_range = co.size_range;
+        }
       }
       if (batch.rows.length) take(batch.rows);
       if (batch.rows.length < BATCH) break;

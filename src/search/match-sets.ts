@@ -122,6 +122,10 @@ export class RowList {
     this.a[this.length++] = x;
   }
 
+  last(): number {
+    return this.length ? this.a[this.length - 1] : -1;
+  }
+
   /** The rows, in an array of their exact size. */
   done(): RowSet {
     return this.a.slice(0, this.length);

@@ -1,0 +1,76 @@
+// The match index alone: its build from a loaded database (time, memory) and the time of each varied-mix
+// kind it answers, evaluated in this process (no HTTP, no IPC), N requests each.
+//   DATABASE_URL=<the bench database> node --expose-gc --import tsx bench/match-index.ts [N=50]
+import pg from 'pg';
+import { MatchService } from '../src/search/match.ts';
+import { parseAdvancedQuery, parseWebQuery } from '../src/search/textquery.ts';
+import { buildVariedKinds, sampleData } from './lib/mix.ts';
+
+const n = Number(process.argv[2] ?? 50);
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const mb = () => {
+  gc();
+  const m = process.memoryUsage();
+  return { heap: m.heapUsed / 2 ** 20, buffers: m.arrayBuffers / 2 ** 20, rss: m.rss / 2 ** 20 };
+};
+const before = mb();
+const service = new MatchService(pool);
+const t0 = performance.now();
+await service.refresh();
+const buildMs = performance.now() - t0;
+const after = mb();
+const f = (x: number) => x.toFixed(0);
+process.stdout.write(
+  `build: ${service.status.rows} live jobs in ${f(buildMs)} ms; heap +${f(after.heap - before.heap)} MB, ` +
+    `array buffers +${f(after.buffers - before.buffers)} MB, rss ${f(after.rss)} MB\n`,
+);
+
+/** The filters of a varied-mix path, as the HTTP layer would give them (text compiled, lists split). */
+function filtersOf(path: string): {
+  filters: Record<string, unknown>;
+  collapse: boolean;
+  offset: number;
+  limit: number;
+} {
+  const u = new URL(path, 'http://x');
+  const filters: Record<string, unknown> = {};
+  let collapse = false;
+  let offset = 0;
+  let limit = 10;
+  for (const [k, v] of u.searchParams) {
+    if (k === 'collapse') collapse = true;
+    else if (k === 'offset') offset = Number(v);
+    else if (k === 'limit') limit = Number(v);
+    else if (k === 'title') filters.title = parseWebQuery(v);
+    else if (k === 'title_advanced') filters.title_advanced = parseAdvancedQuery(v);
+    else if (k === 'remote') filters.remote = v === 'true';
+    else if (k === 'salary_gte' || k === 'salary_lte') filters[k] = Number(v);
+    else filters[k === 'skill' || k === 'country' || k === 'taxonomies' ? k : k] = v.split(',');
+  }
+  return { filters, collapse, offset, limit };
+}
+
+const kinds = buildVariedKinds(await sampleData(pool));
+for (const k of kinds) {
+  const ms: number[] = [];
+  let declined = 0;
+  for (const p of k.paths.slice(0, n)) {
+    if (!p.startsWith('/v1/jobs?') && !p.startsWith('/v1/jobs/count?')) continue;
+    const q = filtersOf(p);
+    const t = performance.now();
+    const a = await service.ask({
+      version: service.status.version!,
+      ...q,
+      limit: p.includes('/count') ? 0 : q.limit + 1,
+    } as never);
+    ms.push(performance.now() - t);
+    if (!a) declined++;
+  }
+  if (!ms.length) continue;
+  ms.sort((a, b) => a - b);
+  process.stdout.write(
+    `${k.name.padEnd(16)} median ${f(ms[ms.length >> 1]).padStart(4)} max ${f(ms[ms.length - 1]).padStart(4)} ms  declined ${declined}/${ms.length}\n`,
+  );
+}
+await pool.end();
