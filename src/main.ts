@@ -5,6 +5,7 @@
 // never loads ingestion, enrichment or the gazetteer.
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import pino from 'pino';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import { getSetting } from './db/migrations.ts';
@@ -116,7 +117,9 @@ async function primary(): Promise<void> {
     shutdown.push(async () => schedules.stop());
     shutdown.push(await serveMetrics(config, db, banner));
     const match = config.MATCH_INDEX
-      ? hostMatchIndex(db, (m, e) => (e ? fail(`${m}: ${(e as Error).message}`) : say(m)))
+      ? await hostMatchIndex(db, path.join(config.DATA_DIR, 'match-index.bin'), (m, e) =>
+          e ? fail(`${m}: ${(e as Error).message}`) : say(m),
+        )
       : undefined;
     if (match) shutdown.push(match.stop);
     if (config.WORKERS <= 1) {

@@ -100,3 +100,21 @@ export async function readLeftSince(
   const r = rows[0];
   return r.ok ? { version: Number(r.version), left: r.left } : undefined;
 }
+
+/** What a saved match index is checked against before it is used again. */
+export interface MatchIdentity {
+  /** This database: a digest of its cursor secret, random per database. */
+  db: string;
+  version: number;
+  /** Live jobs now. */
+  live: number;
+}
+
+export async function matchIdentity(pool: pg.Pool): Promise<MatchIdentity> {
+  const { rows } = await pool.query<{ db: string; version: string; live: string }>(
+    `SELECT md5((SELECT value FROM settings WHERE key = 'cursor_secret')) AS db,
+            (SELECT version FROM data_version WHERE id = 1) AS version,
+            (SELECT count(*) FROM jobs WHERE state = 0) AS live`,
+  );
+  return { db: rows[0].db, version: Number(rows[0].version), live: Number(rows[0].live) };
+}

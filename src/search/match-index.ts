@@ -16,10 +16,11 @@ import {
   RowList,
   type RowSet,
   StringTable,
+  Strings,
   union,
   unionAll,
 } from './match-sets.ts';
-import type { LeftRow, MatchRow } from '../db/match-rows.ts';
+import type { LeftRow, MatchIdentity, MatchRow } from '../db/match-rows.ts';
 import { parseTsVector, type TsNode } from './match-tsquery.ts';
 
 /** The filters the index holds; a request with any other is answered by PostgreSQL. */
@@ -183,7 +184,7 @@ function add(sets: Map<string, RowList>, values: string[], row: number): void {
 
 interface Parts {
   version: number;
-  ids: { at(i: number): string; length: number };
+  ids: Strings;
   posted: Float64Array;
   groups: Uint32Array;
   groupCount: number;
@@ -220,6 +221,22 @@ export class MatchIndex {
     this.dead = new Uint8Array(p.ids.length);
     this.seen = new Uint32Array(p.groupCount);
     this.counts = new Uint32Array(p.groupCount);
+  }
+
+  /** What the index holds (to save it). */
+  get parts(): Readonly<Parts> {
+    return this.p;
+  }
+
+  /** 1 for each row that left the live population since the build. */
+  get deadRows(): Uint8Array {
+    return this.dead;
+  }
+
+  /** Marks the rows of a saved index that had left when it was saved. */
+  markDead(dead: Uint8Array): void {
+    this.dead = dead;
+    this.deadCount = dead.reduce((n, d) => n + d, 0);
   }
 
   /** Live rows. */
@@ -468,4 +485,126 @@ function wanted(known: Map<string, number>, values: string[]): Uint8Array {
     if (c !== undefined) t[c] = 1;
   }
   return t;
+}
+
+/** Format of a saved index; a file of another format is not read. */
+const FORMAT = 1;
+
+type Column = Float64Array | Uint32Array | Uint8Array;
+
+/**
+ * The index as bytes: a JSON header (its scalars, its value lists and where each column lies) and its
+ * columns, each at a multiple of 8 bytes. `identity` names what it was built from (db/match-rows.ts).
+ */
+export function saveIndex(index: MatchIndex, identity: MatchIdentity): Buffer[] {
+  const p = index.parts;
+  // A column is one typed array, or several of one type written one after the other (the sets of a
+  // filter, without copying them into one).
+  const cols: Column[][] = [];
+  const col = (...c: Column[]) => cols.push(c) - 1;
+  const sets = (m: Map<string, RowSet>) => {
+    const keys = [...m.keys()];
+    const ends = new Uint32Array(keys.length);
+    let n = 0;
+    keys.forEach((k, i) => {
+      n += m.get(k)!.length;
+      ends[i] = n;
+    });
+    return { keys, ends: col(ends), rows: col(new Uint32Array(0), ...keys.map((k) => m.get(k)!)) };
+  };
+  const ids = p.ids;
+  const header = {
+    format: FORMAT,
+    db: identity.db,
+    version: index.version,
+    live: index.size,
+    groupCount: p.groupCount,
+    industryCodes: [...p.industryCodes],
+    sizeCodes: [...p.sizeCodes],
+    ids: { bytes: col(ids.bytes), ends: col(ids.ends) },
+    posted: col(p.posted),
+    groups: col(p.groups),
+    flags: col(p.flags),
+    salMin: col(p.salMin),
+    salMax: col(p.salMax),
+    industry: col(p.industry),
+    size: col(p.size),
+    dead: col(index.deadRows),
+    country: sets(p.country),
+    skill: sets(p.skill),
+    taxonomy: sets(p.taxonomy),
+    lexemes: p.lexemes && sets(new Map([...p.lexemes].map(([k, v]) => [k, v.rows]))),
+    positions: p.positions && col(p.positions),
+    positionsAt: p.positionsAt && col(p.positionsAt),
+    columns: [] as [string, number, number][],
+  };
+  let offset = 0;
+  for (const c of cols) {
+    const bytes = c.reduce((n, part) => n + part.byteLength, 0);
+    header.columns.push([c[0].constructor.name, offset, bytes / c[0].BYTES_PER_ELEMENT]);
+    offset += Math.ceil(bytes / 8) * 8;
+  }
+  const head = Buffer.from(JSON.stringify(header));
+  const len = Buffer.alloc(8);
+  len.writeUInt32LE(head.length, 0);
+  const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
+  return [
+    len,
+    head,
+    pad(head.length),
+    ...cols.flatMap((c) => [
+      ...c.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength)),
+      pad(c.reduce((n, part) => n + part.byteLength, 0)),
+    ]),
+  ];
+}
+
+/**
+ * The index saved in `file`'s bytes, if they are of this format and of this database, and the database is
+ * at its version with as many live jobs, or at a later version (it is then carried or built again).
+ */
+export function loadIndex(file: Buffer, identity: MatchIdentity): MatchIndex | undefined {
+  const headLen = file.readUInt32LE(0);
+  const header = JSON.parse(file.toString('utf8', 8, 8 + headLen));
+  if (header.format !== FORMAT || header.db !== identity.db || header.version > identity.version)
+    return undefined;
+  if (header.version === identity.version && header.live !== identity.live) return undefined;
+  const base = 8 + Math.ceil(headLen / 8) * 8;
+  // Copied out of the file's buffer, each column in memory of its own, aligned for its type.
+  const cols = (header.columns as [string, number, number][]).map(([type, at, length]) => {
+    const T = { Float64Array, Uint32Array, Uint8Array }[
+      type as 'Float64Array' | 'Uint32Array' | 'Uint8Array'
+    ];
+    const out = new T(length);
+    new Uint8Array(out.buffer).set(file.subarray(base + at, base + at + out.byteLength));
+    return out;
+  });
+  const sets = (s: { keys: string[]; ends: number; rows: number }) => {
+    const ends = cols[s.ends] as Uint32Array;
+    const rows = cols[s.rows] as Uint32Array;
+    return new Map(s.keys.map((k, i) => [k, rows.subarray(i ? ends[i - 1] : 0, ends[i])]));
+  };
+  const lexemes = header.lexemes && sets(header.lexemes);
+  const index = new MatchIndex({
+    version: header.version,
+    ids: new Strings(cols[header.ids.bytes] as Uint8Array, cols[header.ids.ends] as Uint32Array),
+    posted: cols[header.posted] as Float64Array,
+    groups: cols[header.groups] as Uint32Array,
+    groupCount: header.groupCount,
+    flags: cols[header.flags] as Uint8Array,
+    salMin: cols[header.salMin] as Float64Array,
+    salMax: cols[header.salMax] as Float64Array,
+    industry: cols[header.industry] as Uint32Array,
+    size: cols[header.size] as Uint32Array,
+    industryCodes: new Map(header.industryCodes),
+    sizeCodes: new Map(header.sizeCodes),
+    country: sets(header.country),
+    skill: sets(header.skill),
+    taxonomy: sets(header.taxonomy),
+    lexemes: lexemes && new Map([...lexemes].map(([k, rows], n) => [k, { n, rows }])),
+    positions: header.positions === undefined ? undefined : (cols[header.positions] as Uint32Array),
+    positionsAt: header.positionsAt === undefined ? undefined : (cols[header.positionsAt] as Uint32Array),
+  });
+  index.markDead(cols[header.dead] as Uint8Array);
+  return index;
 }

@@ -169,12 +169,27 @@ export class StringTable {
   }
 
   /** The table, in buffers of their exact size. */
-  done(): { at(i: number): string; length: number } {
-    const bytes = Buffer.from(this.bytes.subarray(0, this.used));
-    const ends = this.ends.done();
-    return {
-      at: (i: number) => bytes.toString('utf8', i === 0 ? 0 : ends[i - 1], ends[i]),
-      length: ends.length,
-    };
+  done(): Strings {
+    return new Strings(new Uint8Array(this.bytes.subarray(0, this.used)), this.ends.done());
+  }
+}
+
+/** A finished StringTable: the UTF-8 bytes of every string, and where each ends. */
+export class Strings {
+  private readonly buf: Buffer;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly ends: Uint32Array,
+  ) {
+    this.buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  get length(): number {
+    return this.ends.length;
+  }
+
+  at(i: number): string {
+    return this.buf.toString('utf8', i === 0 ? 0 : this.ends[i - 1], this.ends[i]);
   }
 }

@@ -3,10 +3,12 @@
 // the answer only when it was computed at the very version they read (jobs.ts), so no answer is ever
 // stale. Workers ask the process that holds it over IPC (match-client.ts): one copy in memory.
 import type pg from 'pg';
-import { readLeftSince, readMatchRows } from '../db/match-rows.ts';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { matchIdentity, readLeftSince, readMatchRows } from '../db/match-rows.ts';
 import { dataVersion } from '../db/stats.ts';
 import type { JobFilters } from './filters.ts';
-import { holds, MatchIndex, MatchIndexBuilder } from './match-index.ts';
+import { holds, loadIndex, MatchIndex, MatchIndexBuilder, saveIndex } from './match-index.ts';
 import { parseTsQuery, type TsNode } from './match-tsquery.ts';
 
 export interface MatchQuery {
@@ -43,6 +45,8 @@ export interface MatchStatus {
   builds: number;
   /** Versions reached by marking the jobs that left, without a build. */
   carried: number;
+  /** The index was read from its saved file at start. */
+  loaded?: boolean;
   lastBuildMs?: number;
 }
 
@@ -54,10 +58,53 @@ export class MatchService implements MatchSource {
   private queries = new Map<string, TsNode | null>();
   readonly status: MatchStatus = { builds: 0, carried: 0 };
 
+  /**
+   * `file`: where the index is saved after each build and read back at start, so that a restart does not
+   * wait for a build (a million jobs: a minute of one core against a second to read the file).
+   */
   constructor(
     private readonly pool: pg.Pool,
     private readonly log: (msg: string, err?: unknown) => void = () => {},
+    private readonly file?: string,
   ) {}
+
+  /** Reads the saved index, if there is one of this database that can be used or carried forward. */
+  async load(): Promise<boolean> {
+    if (!this.file) return false;
+    const bytes = await readFile(this.file).catch(() => undefined);
+    if (!bytes) return false;
+    try {
+      const index = loadIndex(bytes, await matchIdentity(this.pool));
+      if (!index) return false;
+      this.index = index;
+      Object.assign(this.status, { version: index.version, rows: index.size });
+      this.status.loaded = true;
+      return true;
+    } catch (err) {
+      this.log('match index: the saved index could not be read', err);
+      return false;
+    }
+  }
+
+  private async save(index: MatchIndex): Promise<void> {
+    if (!this.file) return;
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    try {
+      await mkdir(path.dirname(this.file), { recursive: true });
+      await writeFile(
+        tmp,
+        saveIndex(index, { db: await this.dbDigest(), version: index.version, live: index.size }),
+      );
+      await rename(tmp, this.file);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      this.log('match index: could not be saved', err);
+    }
+  }
+
+  private async dbDigest(): Promise<string> {
+    return (await matchIdentity(this.pool)).db;
+  }
 
   /**
    * Builds the index again when the data version has moved on. A build costs seconds of one core at a
@@ -90,8 +137,9 @@ export class MatchService implements MatchSource {
     }
     const started = Date.now();
     this.building = this.build()
-      .then((index) => {
+      .then(async (index) => {
         this.index = index;
+        await this.save(index);
         const ms = Date.now() - started;
         Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
         this.status.builds++;

@@ -8,8 +8,11 @@ export type { MatchSource } from '../search/match.ts';
 
 const CHECK_MS = 1000;
 
-export function hostMatchIndex(db: Db, log: (msg: string, err?: unknown) => void) {
-  const service = new MatchService(db.read, log);
+/** `file`: where the index is saved, and read back at start (before the workers start). */
+export async function hostMatchIndex(db: Db, file: string, log: (msg: string, err?: unknown) => void) {
+  const service = new MatchService(db.read, log, file);
+  if (await service.load().catch(() => false))
+    log(`match index read from ${file} (version ${service.status.version})`);
   const check = () => void service.refresh().catch((err) => log('match index: version check failed', err));
   const timer = setInterval(check, CHECK_MS);
   timer.unref();

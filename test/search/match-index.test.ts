@@ -2,6 +2,9 @@
 // data (countries, skills, taxonomies, remote, salary bounds, company industry and size, title queries in
 // both syntaxes, collapse, offsets), the page, total and cursor of a search with the index are the same
 // bytes as without it, and so is every count.
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../src/demo/generate.ts';
@@ -267,6 +270,51 @@ describe('the match index', () => {
       const got = await searchJobs(indexed(), req);
       expect({ ...got, data: got.data.toString() }).toEqual({ ...want, data: want.data.toString() });
     }
+  });
+
+  it('is saved after a build and read back, and never for another database or an earlier version', async () => {
+    const file = path.join(os.tmpdir(), `match-index-${process.pid}.bin`);
+    const built = new MatchService(db.read, () => {}, file);
+    await built.refresh();
+    const read = new MatchService(db.read, () => {}, file);
+    expect(await read.load()).toBe(true);
+    expect(read.status).toMatchObject({
+      version: built.status.version,
+      rows: built.status.rows,
+      loaded: true,
+    });
+    const readCtx = (): SearchContext => ({ ...indexed(), match: read });
+    await fc.assert(
+      fc.asyncProperty(filtersArb(), fc.boolean(), async (filters, collapse) => {
+        const req = { filters, collapse, offset: 0, limit: 10 };
+        const version = built.status.version!;
+        expect(await read.ask({ version, ...req })).toEqual(await built.ask({ version, ...req }));
+        const want = await searchJobs(plain(), req);
+        const got = await searchJobs(readCtx(), req);
+        expect({ ...got, data: got.data.toString() }).toEqual({ ...want, data: want.data.toString() });
+      }),
+      { numRuns: 40 },
+    );
+    // Another database (its cursor secret differs): not read.
+    const { rows } = await db.write.query<{ value: string }>(
+      "SELECT value FROM settings WHERE key = 'cursor_secret'",
+    );
+    await db.write.query("UPDATE settings SET value = 'another' WHERE key = 'cursor_secret'");
+    expect(await new MatchService(db.read, () => {}, file).load()).toBe(false);
+    await db.write.query("UPDATE settings SET value = $1 WHERE key = 'cursor_secret'", [rows[0].value]);
+    // The same version with another number of live jobs (data changed without a version): not read.
+    await db.write.query(
+      `UPDATE jobs SET state = 2 WHERE id = (SELECT id FROM jobs WHERE state = 0 ORDER BY id DESC LIMIT 1)`,
+    );
+    expect(await new MatchService(db.read, () => {}, file).load()).toBe(false);
+    await db.write.query('UPDATE data_version SET version = version + 1');
+    // A later version: read, then built again (nothing in data_changes lets it be carried).
+    const later = new MatchService(db.read, () => {}, file);
+    expect(await later.load()).toBe(true);
+    await later.refresh();
+    expect(later.status.builds).toBe(1);
+    expect(later.status.version).toBe(built.status.version! + 1);
+    await rm(file, { force: true });
   });
 
   it('is built again when the data version moves on', async () => {
