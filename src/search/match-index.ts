@@ -223,6 +223,14 @@ export class MatchIndex {
     this.counts = new Uint32Array(p.groupCount);
   }
 
+  private every: RowSet | undefined;
+
+  /** Every row, built once (sets are never written to once made). */
+  private everyRow(): RowSet {
+    if (!this.every) this.every = all(this.p.ids.length);
+    return this.every;
+  }
+
   /** What the index holds (to save it). */
   get parts(): Readonly<Parts> {
     return this.p;
@@ -259,7 +267,7 @@ export class MatchIndex {
       (m.not ? without : sets).push(m.rows);
     }
     let rows = sets.length ? intersectAll(sets) : undefined;
-    if (without.length) rows ??= all(this.p.ids.length);
+    if (without.length) rows ??= this.everyRow();
     for (const w of without) rows = difference(rows!, w);
     return this.keep(rows, f);
   }
@@ -315,7 +323,7 @@ export class MatchIndex {
     const sizes = f.company_size && wanted(this.p.sizeCodes, f.company_size);
     const tested =
       dead || remote >= 0 || hasSalary >= 0 || gte !== undefined || lte !== undefined || industries || sizes;
-    if (!tested) return rows ?? all(this.p.ids.length);
+    if (!tested) return rows ?? this.everyRow();
     const n = rows ? rows.length : this.p.ids.length;
     const out = new Uint32Array(n);
     let k = 0;
