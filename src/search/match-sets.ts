@@ -108,14 +108,18 @@ export function intersectAll(sets: RowSet[]): RowSet {
   return acc;
 }
 
-/** A growing list of row numbers, appended in ascending order while an index is built. */
-export class RowList {
-  private a = new Uint32Array(4);
+/** A typed array that grows as numbers are appended (a column or a set of an index being built). */
+class Growing<T extends Uint32Array | Float64Array> {
+  private a: T;
   length = 0;
+
+  constructor(private readonly make: (n: number) => T) {
+    this.a = make(4);
+  }
 
   push(x: number): void {
     if (this.length === this.a.length) {
-      const b = new Uint32Array(this.a.length * 2);
+      const b = this.make(this.a.length * 2);
       b.set(this.a);
       this.a = b;
     }
@@ -126,28 +130,23 @@ export class RowList {
     return this.length ? this.a[this.length - 1] : -1;
   }
 
-  /** The rows, in an array of their exact size. */
-  done(): RowSet {
-    return this.a.slice(0, this.length);
+  /** The numbers, in an array of their exact size. */
+  done(): T {
+    return this.a.slice(0, this.length) as T;
   }
 }
 
-/** A growing list of numbers (a column of an index being built). */
-export class NumberList {
-  private a = new Float64Array(1024);
-  length = 0;
-
-  push(x: number): void {
-    if (this.length === this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.length++] = x;
+/** Row numbers (or any unsigned 32-bit numbers), appended in ascending order for a set. */
+export class RowList extends Growing<Uint32Array> {
+  constructor() {
+    super((n) => new Uint32Array(n));
   }
+}
 
-  done(): Float64Array {
-    return this.a.slice(0, this.length);
+/** Numbers of a column. */
+export class NumberList extends Growing<Float64Array> {
+  constructor() {
+    super((n) => new Float64Array(n));
   }
 }
 

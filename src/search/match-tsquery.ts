@@ -19,25 +19,10 @@ function tokenize(text: string): Token[] | undefined {
     if (ch === ' ') {
       i++;
     } else if (ch === "'") {
-      let lexeme = '';
-      i++;
-      for (;;) {
-        if (i >= text.length) return undefined;
-        if (text[i] === "'") {
-          if (text[i + 1] === "'") {
-            lexeme += "'";
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        if (text[i] === '\\') {
-          i++;
-          if (i >= text.length) return undefined;
-        }
-        lexeme += text[i++];
-      }
+      const quoted = readQuoted(text, i);
+      if (!quoted) return undefined;
+      const [lexeme] = quoted;
+      i = quoted[1];
       let prefix = false;
       if (text[i] === ':') {
         const m = /^:([*A-D]+)/.exec(text.slice(i));
@@ -147,23 +132,10 @@ export function parseTsVector(text: string): [string, number[]][] | undefined {
       i++;
       continue;
     }
-    if (text[i] !== "'") return undefined;
-    let lexeme = '';
-    i++;
-    for (;;) {
-      if (i >= text.length) return undefined;
-      if (text[i] === "'") {
-        if (text[i + 1] === "'") {
-          lexeme += "'";
-          i += 2;
-          continue;
-        }
-        i++;
-        break;
-      }
-      if (text[i] === '\\') i++;
-      lexeme += text[i++];
-    }
+    const quoted = text[i] === "'" ? readQuoted(text, i) : undefined;
+    if (!quoted) return undefined;
+    const [lexeme] = quoted;
+    i = quoted[1];
     const positions: number[] = [];
     if (text[i] === ':') {
       const m = /^:([0-9A-D,]+)/.exec(text.slice(i));
@@ -177,4 +149,27 @@ export function parseTsVector(text: string): [string, number[]][] | undefined {
     out.push([lexeme, positions]);
   }
   return out;
+}
+
+/**
+ * The quoted lexeme at `text[at]` (a quote) as PostgreSQL prints it (a quote doubled, a backslash before
+ * a quote or backslash), and where the text goes on after it.
+ */
+function readQuoted(text: string, at: number): [string, number] | undefined {
+  let lexeme = '';
+  let i = at + 1;
+  for (;;) {
+    if (i >= text.length) return undefined;
+    if (text[i] === "'") {
+      if (text[i + 1] !== "'") return [lexeme, i + 1];
+      lexeme += "'";
+      i += 2;
+      continue;
+    }
+    if (text[i] === '\\') {
+      i++;
+      if (i >= text.length) return undefined;
+    }
+    lexeme += text[i++];
+  }
 }
