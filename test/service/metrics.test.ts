@@ -188,4 +188,25 @@ describe('GET /metrics with two workers', () => {
     expect(value('process_resident_memory_bytes')).toBeGreaterThan(20_000_000);
     expect(value('primary_process_resident_memory_bytes')).toBeGreaterThan(10_000_000);
   });
+
+  it('answers searches from the match index the primary holds, over IPC, once it is built', async () => {
+    const auth = { authorization: `Bearer ${key}` };
+    const answered = async () => {
+      const m = /match_index_requests_total\{result="answered"\} (\d+)/.exec((await get(metricsUrl)).body);
+      return Number(m?.[1] ?? 0);
+    };
+    const before = await answered();
+    const want = await db.write.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM jobs WHERE state = 0 AND country_codes && '{DE}'`,
+    );
+    // The primary builds the index in the background as it starts: asked until it answers (a few seconds).
+    for (let i = 0; i < 100 && (await answered()) === before; i++) {
+      const res = await get(`${api}/v1/jobs/count?country=DE&remote=${i % 2 === 0}`, auth);
+      expect(res.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(await answered()).toBeGreaterThan(before);
+    const res = await get(`${api}/v1/jobs/count?country=DE`, auth);
+    expect(JSON.parse(res.body).count).toBe(want.rows[0].n);
+  });
 });
