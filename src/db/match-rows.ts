@@ -21,7 +21,8 @@ export interface MatchRow {
   title_tsv: string;
 }
 
-const BATCH = 5000;
+// Small batches: the process that builds also answers, and waits for a batch to be taken in.
+const BATCH = 1000;
 
 /**
  * Reads every live job in search order (posted_at DESC, id DESC) in batches, handing each to `take`, and

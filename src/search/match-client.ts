@@ -8,12 +8,16 @@ export function ipcMatchSource(): MatchSource | undefined {
   if (!process.send) return undefined;
   let seq = 0;
   const waiting = new Map<number, (a: MatchAnswer | undefined) => void>();
-  process.on('message', (m: { type?: string; seq?: number; answer?: MatchAnswer }) => {
+  // The version the index is at, as the primary last told: other versions are not asked about.
+  let at: number | undefined;
+  process.on('message', (m: { type?: string; seq?: number; answer?: MatchAnswer; version?: number }) => {
+    if (m?.type === 'match-version') at = m.version;
     if (m?.type !== 'match-answer' || m.seq === undefined) return;
     waiting.get(m.seq)?.(m.answer);
   });
   return {
     ask(query: MatchQuery) {
+      if (query.version !== at) return Promise.resolve(undefined);
       return new Promise((resolve) => {
         const id = ++seq;
         const done = (a: MatchAnswer | undefined) => {

@@ -57,6 +57,8 @@ export class MatchService implements MatchSource {
   private nextBuildAt = 0;
   private queries = new Map<string, TsNode | null>();
   readonly status: MatchStatus = { builds: 0, carried: 0 };
+  /** Told the version the index is at whenever it changes (the host tells the workers). */
+  onVersion: (version: number) => void = () => {};
 
   /**
    * `file`: where the index is saved after each build and read back at start, so that a restart does not
@@ -79,6 +81,7 @@ export class MatchService implements MatchSource {
       this.index = index;
       Object.assign(this.status, { version: index.version, rows: index.size });
       this.status.loaded = true;
+      this.onVersion(index.version);
       return true;
     } catch (err) {
       this.log('match index: the saved index could not be read', err);
@@ -132,6 +135,7 @@ export class MatchService implements MatchSource {
       if (since && index.leave(since.left, since.version)) {
         Object.assign(this.status, { version: index.version, rows: index.size });
         this.status.carried++;
+        this.onVersion(index.version);
         return;
       }
     }
@@ -139,6 +143,7 @@ export class MatchService implements MatchSource {
     this.building = this.build()
       .then(async (index) => {
         this.index = index;
+        this.onVersion(index.version);
         await this.save(index);
         const ms = Date.now() - started;
         Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
