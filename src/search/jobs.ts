@@ -329,7 +329,8 @@ async function fromIndex(
 ): Promise<{ total: number; rows: PageRow[]; openings?: number[] } | undefined> {
   if (!ctx.match || version === undefined || !indexable(req.filters)) return undefined;
   const q: MatchQuery = { version, filters: req.filters, collapse: page.collapse ?? false, ...page };
-  const a: MatchAnswer | undefined = await ctx.match.ask(q);
+  // The index is an optimisation: whatever goes wrong in it, PostgreSQL answers.
+  const a: MatchAnswer | undefined = await ctx.match.ask(q).catch(() => undefined);
   matchStats[a ? 'answered' : 'declined']++;
   if (!a) return undefined;
   if (!a.ids.length) return { total: a.total, rows: [], openings: a.openings };
@@ -349,7 +350,7 @@ export async function countJobs(ctx: SearchContext, filters: JobFilters, collaps
   const version = await currentVersion(ctx, ctx.pool);
   const cached = version === undefined ? undefined : ctx.totals?.peek(version, key);
   if (cached === undefined && version !== undefined && ctx.match && indexable(filters)) {
-    const a = await ctx.match.ask({ version, filters, collapse, offset: 0, limit: 0 });
+    const a = await ctx.match.ask({ version, filters, collapse, offset: 0, limit: 0 }).catch(() => undefined);
     matchStats[a ? 'answered' : 'declined']++;
     if (a) {
       ctx.totals?.remember(version, key, a.total);
