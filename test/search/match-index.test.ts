@@ -210,6 +210,38 @@ describe('the match index', () => {
     expect(answered / runs).toBeGreaterThan(0.8);
   }, 240_000);
 
+  it('counts any title text as PostgreSQL does, or leaves it to PostgreSQL', async () => {
+    const version = match.status.version!;
+    const text = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 30 }),
+      fc
+        .array(
+          fc.oneof(
+            fc.constantFrom(...values.words),
+            fc.constantFrom('"', '-', 'OR', "'", '\\', ':*', '!', '&'),
+          ),
+          {
+            maxLength: 6,
+          },
+        )
+        .map((ws) => ws.join(' ')),
+    );
+    await fc.assert(
+      fc.asyncProperty(text, fc.boolean(), async (t, advanced) => {
+        let q: string;
+        try {
+          q = advanced ? parseAdvancedQuery(t) : parseWebQuery(t);
+        } catch {
+          return;
+        }
+        const filters = advanced ? { title_advanced: q } : { title: q };
+        const a = await match.ask({ version, filters, collapse: false, offset: 0, limit: 0 });
+        if (a) expect(a.total, t).toBe(await countJobs(plain(), filters, false));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('matches phrases of real titles at every distance as PostgreSQL does', async () => {
     const version = match.status.version!;
     let matched = 0;
