@@ -5,7 +5,6 @@
 // never loads ingestion, enrichment or the gazetteer.
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import pino from 'pino';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import { getSetting } from './db/migrations.ts';
@@ -117,7 +116,7 @@ async function primary(): Promise<void> {
     shutdown.push(async () => schedules.stop());
     shutdown.push(await serveMetrics(config, db, banner));
     const match = config.MATCH_INDEX
-      ? await hostMatchIndex(db, path.join(config.DATA_DIR, 'match-index.bin'), (m, e) =>
+      ? await hostMatchIndex(db, { ...config, DATABASE_URL: db.url }, (m, e) =>
           e ? fail(`${m}: ${(e as Error).message}`) : say(m),
         )
       : undefined;

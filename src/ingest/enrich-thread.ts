@@ -1,6 +1,6 @@
 // Enrichment on a worker thread, so that a bulk load keeps both cores busy: the worker enriches the next
 // batch while the main thread writes the current one. Used by the `ingest` command.
-import { Worker } from 'node:worker_threads';
+import { startModuleThread } from './threads.ts';
 import type { EnrichedBatch, Enricher } from './stages/enrich-batch.ts';
 
 export interface ThreadEnricher {
@@ -9,19 +9,7 @@ export interface ThreadEnricher {
 }
 
 export function startEnrichThread(): ThreadEnricher {
-  // Compiled (dist/), the entry is plain JavaScript. From the sources it is loaded through tsx's API, with
-  // no inherited loader flags: on Node 20 `--import tsx` does not apply to a worker's entry module. This
-  // also works under a test runner.
-  const compiled = import.meta.url.endsWith('.js');
-  const entryUrl = new URL(compiled ? './enrich-worker.js' : './enrich-worker.ts', import.meta.url);
-  const api = compiled ? '' : JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const entry = JSON.stringify(entryUrl.href);
-  const worker = compiled
-    ? new Worker(entryUrl, { execArgv: [] })
-    : new Worker(`import(${api}).then(({ tsImport }) => tsImport(${entry}, ${entry}))`, {
-        eval: true,
-        execArgv: [],
-      });
+  const worker = startModuleThread(import.meta.url, './enrich-worker');
   const pending = new Map<number, { resolve: (b: EnrichedBatch) => void; reject: (e: Error) => void }>();
   let seq = 0;
   let failure: Error | undefined;

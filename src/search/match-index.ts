@@ -504,7 +504,7 @@ type Column = Float64Array | Uint32Array | Uint8Array;
  * The index as bytes: a JSON header (its scalars, its value lists and where each column lies) and its
  * columns, each at a multiple of 8 bytes. `identity` names what it was built from (db/match-rows.ts).
  */
-export function saveIndex(index: MatchIndex, identity: MatchIdentity): Buffer[] {
+export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>): Buffer[] {
   const p = index.parts;
   // A column is one typed array, or several of one type written one after the other (the sets of a
   // filter, without copying them into one).
@@ -572,20 +572,26 @@ export function saveIndex(index: MatchIndex, identity: MatchIdentity): Buffer[] 
  * at its version with as many live jobs, or at a later version (it is then carried or built again).
  */
 export function loadIndex(file: Buffer, identity: MatchIdentity): MatchIndex | undefined {
-  const headLen = file.readUInt32LE(0);
-  const header = JSON.parse(file.toString('utf8', 8, 8 + headLen));
+  const header = JSON.parse(file.toString('utf8', 8, 8 + file.readUInt32LE(0)));
   if (header.format !== FORMAT || header.db !== identity.db || header.version > identity.version)
     return undefined;
   if (header.version === identity.version && header.live !== identity.live) return undefined;
-  const base = 8 + Math.ceil(headLen / 8) * 8;
-  // Copied out of the file's buffer, each column in memory of its own, aligned for its type.
+  return readIndex(file);
+}
+
+/** The index in `bytes` (as saveIndex wrote them): its columns are views of those bytes, not copies. */
+export function readIndex(bytes: Buffer): MatchIndex {
+  // Views need each column aligned for its type: bytes that do not start at a multiple of 8 are copied.
+  const file = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(new Uint8Array(bytes));
+  const headLen = file.readUInt32LE(0);
+  const header = JSON.parse(file.toString('utf8', 8, 8 + headLen));
+  if (header.format !== FORMAT) throw new Error(`match index of format ${header.format}`);
+  const base = file.byteOffset + 8 + Math.ceil(headLen / 8) * 8;
   const cols = (header.columns as [string, number, number][]).map(([type, at, length]) => {
     const T = { Float64Array, Uint32Array, Uint8Array }[
       type as 'Float64Array' | 'Uint32Array' | 'Uint8Array'
     ];
-    const out = new T(length);
-    new Uint8Array(out.buffer).set(file.subarray(base + at, base + at + out.byteLength));
-    return out;
+    return new T(file.buffer as ArrayBuffer, base + at, length);
   });
   const sets = (s: { keys: string[]; ends: number; rows: number }) => {
     const ends = cols[s.ends] as Uint32Array;

@@ -39,6 +39,36 @@ export interface MatchSource {
 /** Whether the index could answer these filters: requests it cannot are never sent to it. */
 export const indexable = (f: JobFilters): boolean => holds(f);
 
+/** A built index, and its bytes as saved when the builder has them already (built on a thread). */
+export interface Built {
+  index: MatchIndex;
+  bytes?: Buffer;
+}
+
+export type IndexBuilder = () => Promise<Built>;
+
+/** Builds the index from the live jobs `pool` reads, in this thread. */
+export async function buildIndex(pool: pg.Pool): Promise<MatchIndex> {
+  const b = new MatchIndexBuilder();
+  const version = await readMatchRows(pool, (rows) => {
+    for (const r of rows) b.add(r);
+  });
+  return b.done(version);
+}
+
+/**
+ * Builds the index and returns it as the bytes a saved index holds, in one buffer (to pass to another
+ * thread without a copy, and to read back as views: readIndex).
+ */
+export async function buildIndexBytes(pool: pg.Pool): Promise<Buffer> {
+  const index = await buildIndex(pool);
+  const chunks = saveIndex(index, { db: (await matchIdentity(pool)).db });
+  const out = Buffer.alloc(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) at += c.copy(out, at);
+  return out;
+}
+
 export interface MatchStatus {
   version?: number;
   rows?: number;
@@ -68,6 +98,7 @@ export class MatchService implements MatchSource {
     private readonly pool: pg.Pool,
     private readonly log: (msg: string, err?: unknown) => void = () => {},
     private readonly file?: string,
+    private readonly builder: IndexBuilder = () => buildIndex(pool).then((index) => ({ index })),
   ) {}
 
   /** Reads the saved index, if there is one of this database that can be used or carried forward. */
@@ -89,15 +120,12 @@ export class MatchService implements MatchSource {
     }
   }
 
-  private async save(index: MatchIndex): Promise<void> {
+  private async save(built: Built): Promise<void> {
     if (!this.file) return;
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       await mkdir(path.dirname(this.file), { recursive: true });
-      await writeFile(
-        tmp,
-        saveIndex(index, { db: await this.dbDigest(), version: index.version, live: index.size }),
-      );
+      await writeFile(tmp, built.bytes ?? saveIndex(built.index, { db: await this.dbDigest() }));
       await rename(tmp, this.file);
     } catch (err) {
       await rm(tmp, { force: true });
@@ -140,15 +168,16 @@ export class MatchService implements MatchSource {
       }
     }
     const started = Date.now();
-    this.building = this.build()
-      .then(async (index) => {
-        this.index = index;
-        this.onVersion(index.version);
-        await this.save(index);
+    this.building = this.builder()
+      .then(async (built) => {
+        const { index } = built;
         const ms = Date.now() - started;
+        this.index = index;
         Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
         this.status.builds++;
         this.nextBuildAt = Date.now() + 3 * ms;
+        this.onVersion(index.version);
+        await this.save(built);
       })
       .catch((err) => {
         this.nextBuildAt = Date.now() + 10_000;
@@ -158,14 +187,6 @@ export class MatchService implements MatchSource {
         this.building = undefined;
       });
     await this.building;
-  }
-
-  private async build(): Promise<MatchIndex> {
-    const b = new MatchIndexBuilder();
-    const version = await readMatchRows(this.pool, (rows) => {
-      for (const r of rows) b.add(r);
-    });
-    return b.done(version);
   }
 
   async ask(q: MatchQuery): Promise<MatchAnswer | undefined> {

@@ -15,6 +15,7 @@ import { MatchService } from '../../src/search/match.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
 import { TotalsCache } from '../../src/search/totals.ts';
+import { buildOnThread } from '../../src/service/match-host.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { prepareDatabase } from '../../src/service/setup.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
@@ -260,6 +261,33 @@ describe('the match index', () => {
       }
     }
     expect(matched).toBeGreaterThan(100);
+  });
+
+  it('built on a worker thread (as the service builds it), answers as built here', async () => {
+    const threaded = new MatchService(
+      db.read,
+      () => {},
+      undefined,
+      buildOnThread({ ...db.config, DATABASE_URL: db.url }),
+    );
+    await threaded.refresh();
+    expect(threaded.status).toMatchObject({
+      builds: 1,
+      version: match.status.version,
+      rows: match.status.rows,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        filtersArb(),
+        fc.boolean(),
+        fc.constantFrom(0, 7),
+        async (filters, collapse, offset) => {
+          const q = { version: match.status.version!, filters, collapse, offset, limit: 10 };
+          expect(await threaded.ask(q)).toEqual(await match.ask(q));
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it('answers nothing for a version it was not built at, or for filters it does not hold', async () => {
