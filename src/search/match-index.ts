@@ -135,10 +135,10 @@ export class MatchIndexBuilder {
       groups: this.groups.done(),
       groupCount: this.groupOf.size,
       flags: Uint8Array.from(this.flags.done()),
-      salMin: this.salMin.done(),
-      salMax: this.salMax.done(),
-      industry: this.industry.done(),
-      size: this.size.done(),
+      salMin: narrowFloats(this.salMin.done()),
+      salMax: narrowFloats(this.salMax.done()),
+      industry: narrowCodes(this.industry.done(), this.industryCodes.size),
+      size: narrowCodes(this.size.done(), this.sizeCodes.size),
       industryCodes: this.industryCodes,
       sizeCodes: this.sizeCodes,
       country: done(this.sets.country),
@@ -189,10 +189,12 @@ interface Parts {
   groups: Uint32Array;
   groupCount: number;
   flags: Uint8Array;
-  salMin: Float64Array;
-  salMax: Float64Array;
-  industry: Uint32Array;
-  size: Uint32Array;
+  /** 32-bit where every bound is exact in 32 bits (whole amounts under 2^24 are). */
+  salMin: Float64Array | Float32Array;
+  salMax: Float64Array | Float32Array;
+  /** As few bytes a code as the codes need. */
+  industry: Codes;
+  size: Codes;
   industryCodes: Map<string, number>;
   sizeCodes: Map<string, number>;
   country: Map<string, RowSet>;
@@ -498,7 +500,22 @@ function wanted(known: Map<string, number>, values: string[]): Uint8Array {
 /** Format of a saved index; a file of another format is not read. */
 const FORMAT = 1;
 
-type Column = Float64Array | Uint32Array | Uint8Array;
+type Column = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array;
+
+type Codes = Uint8Array | Uint16Array | Uint32Array;
+
+/** The column in 32-bit floats when that keeps every value exact (NaN and the infinities too). */
+function narrowFloats(a: Float64Array): Float64Array | Float32Array {
+  const f = Float32Array.from(a);
+  for (let i = 0; i < a.length; i++)
+    if (f[i] !== a[i] && !(Number.isNaN(a[i]) && Number.isNaN(f[i]))) return a;
+  return f;
+}
+
+/** Codes from 0 to `max` in the narrowest unsigned type that holds them. */
+function narrowCodes(a: Uint32Array, max: number): Codes {
+  return max < 2 ** 8 ? Uint8Array.from(a) : max < 2 ** 16 ? Uint16Array.from(a) : a;
+}
 
 /**
  * The index as bytes: a JSON header (its scalars, its value lists and where each column lies) and its
@@ -588,9 +605,10 @@ export function readIndex(bytes: Buffer): MatchIndex {
   if (header.format !== FORMAT) throw new Error(`match index of format ${header.format}`);
   const base = file.byteOffset + 8 + Math.ceil(headLen / 8) * 8;
   const cols = (header.columns as [string, number, number][]).map(([type, at, length]) => {
-    const T = { Float64Array, Uint32Array, Uint8Array }[
-      type as 'Float64Array' | 'Uint32Array' | 'Uint8Array'
+    const T = { Float64Array, Float32Array, Uint32Array, Uint16Array, Uint8Array }[
+      type as 'Float64Array' | 'Float32Array' | 'Uint32Array' | 'Uint16Array' | 'Uint8Array'
     ];
+    if (!T) throw new Error(`match index: a column of type ${type}`);
     return new T(file.buffer as ArrayBuffer, base + at, length);
   });
   const sets = (s: { keys: string[]; ends: number; rows: number }) => {
@@ -606,10 +624,10 @@ export function readIndex(bytes: Buffer): MatchIndex {
     groups: cols[header.groups] as Uint32Array,
     groupCount: header.groupCount,
     flags: cols[header.flags] as Uint8Array,
-    salMin: cols[header.salMin] as Float64Array,
-    salMax: cols[header.salMax] as Float64Array,
-    industry: cols[header.industry] as Uint32Array,
-    size: cols[header.size] as Uint32Array,
+    salMin: cols[header.salMin] as Float64Array | Float32Array,
+    salMax: cols[header.salMax] as Float64Array | Float32Array,
+    industry: cols[header.industry] as Codes,
+    size: cols[header.size] as Codes,
     industryCodes: new Map(header.industryCodes),
     sizeCodes: new Map(header.sizeCodes),
     country: sets(header.country),

@@ -22,8 +22,12 @@ export function buildOnThread(config: Config): IndexBuilder {
       const worker = startModuleThread(import.meta.url, './match-build-thread', { config });
       worker.once('message', (m: { bytes?: Uint8Array; error?: string }) => {
         if (!m.bytes) return reject(new Error(m.error));
-        const bytes = Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength);
-        resolve({ index: readIndex(bytes), bytes });
+        try {
+          const bytes = Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength);
+          resolve({ index: readIndex(bytes), bytes });
+        } catch (err) {
+          reject(err);
+        }
       });
       worker.once('error', reject);
       worker.once('exit', (code) => reject(new Error(`the build thread exited with code ${code}`)));

@@ -12,6 +12,7 @@ import { expireDue, ingestRecords } from '../../src/ingest/pipeline.ts';
 import type { JobFilters } from '../../src/search/filters.ts';
 import { countJobs, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
 import { MatchService } from '../../src/search/match.ts';
+import { MatchIndexBuilder } from '../../src/search/match-index.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
 import { TotalsCache } from '../../src/search/totals.ts';
@@ -426,4 +427,43 @@ describe('tsquery and tsvector text', () => {
     expect(parseTsQuery('')).toBeUndefined();
     expect(parseTsVector("'a':1A")).toBeUndefined();
   });
+});
+
+describe('salary bounds kept in 32 bits only where exact', () => {
+  const row = (i: number, min: number | null, max: number | null) => ({
+    id: `s:${i}`,
+    posted_us: String(1_700_000_000_000_000 - i),
+    collapse_key: `k${i}`,
+    country_codes: [],
+    skills: [],
+    taxonomies: [],
+    remote: false,
+    has_salary: true,
+    salary_annual_min: min,
+    salary_annual_max: max,
+    industry_key: null,
+    size_range: null,
+    title_tsv: '',
+  });
+  const bounds = [0, 1, 49_999, 50_000, 50_000.25, 50_001, 16_777_217, 1e9];
+  for (const extra of [[], [123_456_789.123]]) {
+    it(`with ${extra.length ? 'a bound 32 bits cannot hold' : 'whole amounts only'}`, () => {
+      const values = [null, NaN, Infinity, -Infinity, 0, 50_000, 16_777_216, 1e9, ...extra];
+      const rows = values.flatMap((a, i) => values.map((b, j) => row(i * values.length + j, a, b)));
+      const b = new MatchIndexBuilder();
+      for (const r of rows) b.add(r);
+      const index = b.done(1);
+      // PostgreSQL: NULL meets no bound; NaN is above every number.
+      const ge = (x: number | null, y: number) => x !== null && (Number.isNaN(x) || x >= y);
+      const le = (x: number | null, y: number) => x !== null && !Number.isNaN(x) && x <= y;
+      for (const gte of bounds)
+        for (const lte of bounds) {
+          const got = index.ids(index.matches({ filters: { salary_gte: gte, salary_lte: lte }, text: [] })!);
+          const want = rows
+            .filter((r) => ge(r.salary_annual_max, gte) && le(r.salary_annual_min, lte))
+            .map((r) => r.id);
+          expect(got, `${gte}..${lte}`).toEqual(want);
+        }
+    });
+  }
 });
