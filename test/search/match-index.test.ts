@@ -445,7 +445,7 @@ describe('salary bounds kept in 32 bits only where exact', () => {
     size_range: null,
     title_tsv: '',
   });
-  const bounds = [0, 1, 49_999, 50_000, 50_000.25, 50_001, 16_777_217, 1e9];
+  const bounds = [0, 1, 49_999, 50_000, 50_000.25, 50_001, 16_777_217, 123_456_790, 1e9];
   for (const extra of [[], [123_456_789.123]]) {
     it(`with ${extra.length ? 'a bound 32 bits cannot hold' : 'whole amounts only'}`, () => {
       const values = [null, NaN, Infinity, -Infinity, 0, 50_000, 16_777_216, 1e9, ...extra];
