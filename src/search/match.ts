@@ -39,10 +39,10 @@ export interface MatchSource {
 /** Whether the index could answer these filters: requests it cannot are never sent to it. */
 export const indexable = (f: JobFilters): boolean => holds(f);
 
-/** A built index, and its bytes as saved when the builder has them already (built on a thread). */
+/** A built index, and the file it is saved in when the builder saved it already (another process). */
 export interface Built {
   index: MatchIndex;
-  bytes?: Buffer;
+  file?: string;
 }
 
 export type IndexBuilder = () => Promise<Built>;
@@ -54,19 +54,6 @@ export async function buildIndex(pool: pg.Pool): Promise<MatchIndex> {
     for (const r of rows) b.add(r);
   });
   return b.done(version);
-}
-
-/**
- * Builds the index and returns it as the bytes a saved index holds, in one buffer (to pass to another
- * thread without a copy, and to read back as views: readIndex).
- */
-export async function buildIndexBytes(pool: pg.Pool): Promise<Buffer> {
-  const index = await buildIndex(pool);
-  const chunks = saveIndex(index, { db: (await matchIdentity(pool)).db });
-  const out = Buffer.alloc(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) at += c.copy(out, at);
-  return out;
 }
 
 export interface MatchStatus {
@@ -121,11 +108,15 @@ export class MatchService implements MatchSource {
   }
 
   private async save(built: Built): Promise<void> {
-    if (!this.file) return;
+    if (!this.file) {
+      if (built.file) await rm(built.file, { force: true });
+      return;
+    }
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       await mkdir(path.dirname(this.file), { recursive: true });
-      await writeFile(tmp, built.bytes ?? saveIndex(built.index, { db: await this.dbDigest() }));
+      if (built.file) await rename(built.file, tmp);
+      else await writeFile(tmp, saveIndex(built.index, { db: await this.dbDigest() }));
       await rename(tmp, this.file);
     } catch (err) {
       await rm(tmp, { force: true });

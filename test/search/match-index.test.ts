@@ -16,7 +16,7 @@ import { MatchIndexBuilder } from '../../src/search/match-index.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
 import { TotalsCache } from '../../src/search/totals.ts';
-import { buildOnThread } from '../../src/service/match-host.ts';
+import { buildInProcess } from '../../src/service/match-host.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { prepareDatabase } from '../../src/service/setup.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
@@ -264,15 +264,18 @@ describe('the match index', () => {
     expect(matched).toBeGreaterThan(100);
   });
 
-  it('built on a worker thread (as the service builds it), answers as built here', async () => {
-    const threaded = new MatchService(
+  it('built in a child process (as the service builds it), answers as built here', async () => {
+    const child = new MatchService(
       db.read,
       () => {},
       undefined,
-      buildOnThread({ ...db.config, DATABASE_URL: db.url }),
+      buildInProcess(
+        { ...db.config, DATABASE_URL: db.url },
+        path.join(os.tmpdir(), `match-build-${process.pid}.bin`),
+      ),
     );
-    await threaded.refresh();
-    expect(threaded.status).toMatchObject({
+    await child.refresh();
+    expect(child.status).toMatchObject({
       builds: 1,
       version: match.status.version,
       rows: match.status.rows,
@@ -284,7 +287,7 @@ describe('the match index', () => {
         fc.constantFrom(0, 7),
         async (filters, collapse, offset) => {
           const q = { version: match.status.version!, filters, collapse, offset, limit: 10 };
-          expect(await threaded.ask(q)).toEqual(await match.ask(q));
+          expect(await child.ask(q)).toEqual(await match.ask(q));
         },
       ),
       { numRuns: 60 },

@@ -1,0 +1,21 @@
+// Entry of a match index build in a child process (match-host.ts): the rows and the garbage of reading a
+// million of them stay in this process, and go with it; the index is written to the file it is told, as
+// a saved index, for the service to read.
+import { writeFile } from 'node:fs/promises';
+import type { Config } from '../config.ts';
+import { matchIdentity } from '../db/match-rows.ts';
+import { openDb } from '../db/pool.ts';
+import { buildIndex } from '../search/match.ts';
+import { saveIndex } from '../search/match-index.ts';
+
+const { config, out } = JSON.parse(process.env.JPS_MATCH_BUILD ?? '{}') as { config: Config; out: string };
+const db = await openDb(config);
+try {
+  const index = await buildIndex(db.read);
+  await writeFile(out, saveIndex(index, { db: (await matchIdentity(db.read)).db }));
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exitCode = 1;
+} finally {
+  await db.close();
+}
