@@ -8,6 +8,12 @@ import { openDb } from '../db/pool.ts';
 import { buildIndex } from '../search/match.ts';
 import { saveIndex } from '../search/match-index.ts';
 
+// A build for a service that has stopped is of no use: gone with it.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(1);
+}, 1000).unref();
+
 const { config, out } = JSON.parse(process.env.JPS_MATCH_BUILD ?? '{}') as { config: Config; out: string };
 const db = await openDb(config);
 try {
