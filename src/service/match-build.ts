@@ -1,7 +1,8 @@
 // Entry of a match index build in a child process (match-host.ts): the rows and the garbage of reading a
 // million of them stay in this process, and go with it; the index is written to the file it is told, as
 // a saved index, for the service to read.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Config } from '../config.ts';
 import { matchIdentity } from '../db/match-rows.ts';
 import { openDb } from '../db/pool.ts';
@@ -18,6 +19,8 @@ const { config, out } = JSON.parse(process.env.JPS_MATCH_BUILD ?? '{}') as { con
 const db = await openDb(config);
 try {
   const index = await buildIndex(db.read);
+  // DATA_DIR need not exist yet with an external DATABASE_URL (nothing else has written there).
+  await mkdir(path.dirname(out), { recursive: true });
   await writeFile(out, saveIndex(index, { db: (await matchIdentity(db.read)).db }));
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);

@@ -3,6 +3,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/ingest/jsonl.ts';
@@ -20,6 +22,9 @@ let exited: Promise<number | null>;
 let key: string;
 let api: string;
 let metricsUrl: string;
+/** What the service wrote to stderr, shown when an assertion about it fails. */
+let serviceErr = '';
+const dataDir = path.join(os.tmpdir(), `jps-metrics-${process.pid}`, 'data');
 
 async function freePort(): Promise<number> {
   const srv = net.createServer();
@@ -86,6 +91,8 @@ beforeAll(async () => {
     WORKERS: '2',
     DEMO_DATA: 'false',
     LOG_LEVEL: 'warn',
+    // Not created beforehand: with an external database nothing else makes it before the match index.
+    DATA_DIR: dataDir,
   };
   delete env.DATABASE_READ_URL;
   child = spawn(process.execPath, [SERVICE_ENTRY], { cwd: ROOT, env });
@@ -95,6 +102,7 @@ beforeAll(async () => {
     const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${err}`)), 90_000);
     child.stderr?.on('data', (c) => {
       err += String(c);
+      serviceErr = err;
       if (/listening on .*\(2 workers\)/.test(err)) {
         clearTimeout(timer);
         resolve();
@@ -114,6 +122,7 @@ afterAll(async () => {
     await exited;
   }
   await db?.drop();
+  await rm(path.dirname(dataDir), { recursive: true, force: true });
 });
 
 describe('GET /metrics with two workers', () => {
@@ -205,7 +214,7 @@ describe('GET /metrics with two workers', () => {
       expect(res.status).toBe(200);
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect(await answered()).toBeGreaterThan(before);
+    expect(await answered(), serviceErr).toBeGreaterThan(before);
     const res = await get(`${api}/v1/jobs/count?country=DE`, auth);
     expect(JSON.parse(res.body).count).toBe(want.rows[0].n);
   });
