@@ -97,13 +97,13 @@ async function primary(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   try {
-    const { ensureDemoKey, loadDemoIfEmpty, prepareDatabase } = await import('./service/setup.ts');
+    const { ensureDemoKey, loadDemoApart, prepareDatabase } = await import('./service/setup.ts');
     const { startSchedules } = await import('./service/schedules.ts');
     const { serveMetrics } = await import('./service/metrics-server.ts');
     const { superviseWorkers } = await import('./service/supervisor.ts');
     const { hostMatchIndex } = await import('./service/match-host.ts');
     await prepareDatabase(db);
-    const loaded = await loadDemoIfEmpty(db, config, say);
+    const loaded = await loadDemoApart(db, config, say);
     if (loaded) say(`demo dataset loaded: ${loaded} postings`);
     const key = await ensureDemoKey(db, config);
     if (key)

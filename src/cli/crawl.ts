@@ -138,7 +138,7 @@ export async function run(cliArgs: string[]): Promise<number> {
   else {
     db = await openDb(loadConfig(), { log: (m) => process.stderr.write(`${m}\n`) });
     await migrate(db.write);
-    const { seedSources } = await import('../ingest/pipeline.ts');
+    const { seedSources } = await import('../db/companies-write.ts');
     await seedSources(db.write);
     const { pipelineSink } = await import('../ingest/crawl/pipeline-sink.ts');
     sink = pipelineSink(db);

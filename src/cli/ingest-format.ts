@@ -3,7 +3,8 @@
 // everything else.
 import { adapters, convertPayloadFiles } from '../ingest/adapters/index.ts';
 import type { SourceRecord } from '../model/record.ts';
-import { expireMissingFromBoard, ingestRecords } from '../ingest/pipeline.ts';
+import { expireMissingFromBoard } from '../ingest/expiry.ts';
+import { ingestRecords } from '../ingest/pipeline.ts';
 import { afterLoad, writtenBy } from '../service/schedules.ts';
 import { withDb } from './db.ts';
 import { CliError } from './failure.ts';

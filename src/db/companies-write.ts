@@ -1,6 +1,7 @@
 // Writes of the companies and sources tables.
 import type pg from 'pg';
 import { JobState } from '../model/job-state.ts';
+import { KNOWN_SOURCES } from '../model/sources.ts';
 
 export interface CompanyRow {
   slug: string;
@@ -186,4 +187,12 @@ export async function refreshJobsCounts(pool: pg.Pool): Promise<number> {
   const slugs = rows.map((r) => r.slug);
   for (let i = 0; i < slugs.length; i += 5000) await renderCompanies(pool, slugs.slice(i, i + 5000));
   return slugs.length;
+}
+
+/** Seeds the known sources (idempotent). */
+export async function seedSources(pool: pg.Pool): Promise<void> {
+  await upsertSources(
+    pool,
+    KNOWN_SOURCES.map((s) => ({ ...s, legacy_slug: s.legacy_slug ?? null })),
+  );
 }

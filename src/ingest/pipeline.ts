@@ -13,17 +13,13 @@ import {
 } from '../db/companies-write.ts';
 import { bumpDataVersion, nextFeedTimestamp } from '../db/feed-clock.ts';
 import {
-  boardMissing,
   type Candidate,
-  copiesOf,
   expireRows,
   findCandidates,
   foldPairs,
   liveIds,
   loadExisting,
-  markGone,
   promote,
-  repoint,
   type StoredRow,
   stageVectors,
   unstageVectors,
@@ -31,9 +27,9 @@ import {
 } from '../db/jobs-write.ts';
 import { type Db, withTransaction } from '../db/pool.ts';
 import type { CanonicalLine, CompanyRecord, PostingRecord } from '../model/record.ts';
+import { unfold } from './expiry.ts';
 import { addReports, emptyReport, type IngestReport } from './report.ts';
 import { type EnrichedBatch, type Enricher, enrichInline, type PostingItem } from './stages/enrich-batch.ts';
-import { KNOWN_SOURCES } from '../model/sources.ts';
 import type { JobContent } from '../model/job-row.ts';
 import { nameKey } from './stages/name-key.ts';
 import { buildContent, changedFields, hammingHex, renderDoc } from './stages/row.ts';
@@ -58,14 +54,6 @@ function domainKey(d: string | undefined | null): string | null {
     return null;
   }
   return s.replace(/^www\./, '') || null;
-}
-
-/** Seeds the known sources (idempotent). */
-export async function seedSources(pool: pg.Pool): Promise<void> {
-  await upsertSources(
-    pool,
-    KNOWN_SOURCES.map((s) => ({ ...s, legacy_slug: s.legacy_slug ?? null })),
-  );
 }
 
 function companyRow(c: CompanyRecord): CompanyRow {
@@ -555,49 +543,4 @@ async function applyFolds(client: pg.PoolClient, plan: FoldPlan, ts: string): Pr
     pending.survivors.add(op.survivor);
   }
   await flush();
-}
-
-/** When originals expire, their best remaining copy becomes live again (through the modified feed). */
-async function unfold(client: pg.PoolClient, expiredIds: string[], ts: string): Promise<string[]> {
-  const promoted: string[] = [];
-  if (!expiredIds.length) return promoted;
-  const copies = await copiesOf(client, expiredIds);
-  const done = new Set<string>();
-  for (const c of copies) {
-    if (done.has(c.duplicate_of) || !c.eligible) continue;
-    done.add(c.duplicate_of);
-    const doc = JSON.parse(c.doc) as Record<string, unknown>;
-    doc.modified_at = ts;
-    doc.modified_fields = [];
-    await promote(client, c.id, ts, JSON.stringify(doc));
-    await repoint(client, c.duplicate_of, c.id);
-    promoted.push(c.id);
-  }
-  return promoted;
-}
-
-/** Expires the live postings of a board that a successful fetch no longer lists. */
-export async function expireMissingFromBoard(db: Db, board: string, seenIds: string[]): Promise<number> {
-  return withTransaction(db.write, async (client) => {
-    const ts = await nextFeedTimestamp(client);
-    const missing = await boardMissing(client, board, seenIds);
-    if (!missing.length) return 0;
-    await markGone(client, missing);
-    const expired = await expireRows(client, ts, missing);
-    const promoted = await unfold(client, expired, ts);
-    await bumpDataVersion(client, { left: expired, entered: promoted });
-    return expired.length;
-  });
-}
-
-/** The expiry schedule: live jobs whose expires_at has passed move to the expired population. */
-export async function expireDue(db: Db): Promise<number> {
-  return withTransaction(db.write, async (client) => {
-    const ts = await nextFeedTimestamp(client);
-    const expired = await expireRows(client, ts);
-    if (!expired.length) return 0;
-    const promoted = await unfold(client, expired, ts);
-    await bumpDataVersion(client, { left: expired, entered: promoted });
-    return expired.length;
-  });
 }

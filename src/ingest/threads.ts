@@ -21,12 +21,12 @@ export function startModuleThread(from: string, entry: string, workerData?: unkn
   return new Worker(e.loader, { eval: true, execArgv: [], workerData });
 }
 
-/** The module in a child process of its own, with `env` added to this one's; stderr is piped. */
+/** The module in a child process of its own, with `env` added to this one's; stdout and stderr are piped. */
 export function startModuleProcess(from: string, entry: string, env: Record<string, string>): ChildProcess {
   const e = resolveEntry(from, entry);
   const args = e.compiled ? [fileURLToPath(e.url)] : ['--input-type=module', '-e', e.loader];
   return spawn(process.execPath, args, {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { matchIdentity, readLeftSince, readMatchRows } from '../db/match-rows.ts';
 import { dataVersion } from '../db/stats.ts';
 import type { JobFilters } from './filters.ts';
-import { holds, loadIndex, MatchIndex, MatchIndexBuilder, saveIndex } from './match-index.ts';
+import { holds, loadIndex, type MatchIndex, MatchIndexBuilder, saveIndex } from './match-index.ts';
 import { parseTsQuery, type TsNode } from './match-tsquery.ts';
 
 export interface MatchQuery {

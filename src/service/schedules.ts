@@ -9,10 +9,8 @@ import type { Db } from '../db/pool.ts';
 import { refreshCoverage } from '../db/stats.ts';
 import { purgeSharedTotals } from '../db/totals-store.ts';
 import { purgeRateHits, vacuumRateHits } from '../db/usage.ts';
-import { type BoardReport, Crawler } from '../ingest/crawl/crawler.ts';
-import { pipelineSink } from '../ingest/crawl/pipeline-sink.ts';
-import { loadRegistry } from '../ingest/crawl/registry.ts';
-import { expireDue } from '../ingest/pipeline.ts';
+import type { BoardReport, Crawler } from '../ingest/crawl/crawler.ts';
+import { expireDue } from '../ingest/expiry.ts';
 import { countCrawl } from './metrics-server.ts';
 
 const EXPIRY_LOCK = 7_410_010;
@@ -99,6 +97,7 @@ export async function runCrawl(
 ): Promise<BoardReport[] | undefined> {
   let reports: BoardReport[] | undefined;
   await exclusively(db, CRAWL_LOCK, async () => {
+    const { loadRegistry } = await import('../ingest/crawl/registry.ts');
     reports = await crawler.round(await loadRegistry(registryFile));
     await afterLoad(db);
   });
@@ -137,10 +136,18 @@ export function startSchedules(db: Db, config: Config, log: (msg: string, err?: 
     );
   const boards = config.CRAWL_BOARDS;
   if (boards) {
-    // The crawler keeps its conditional-request validators between rounds.
-    const crawler = new Crawler(pipelineSink(db));
+    // The crawler keeps its conditional-request validators between rounds. It and the write path it
+    // feeds (enrichment and its reference data) are loaded by the first round, not by every service.
+    let crawler: Crawler | undefined;
     timers.push(
       every(config.CRAWL_INTERVAL_S, 'crawl', async () => {
+        if (!crawler) {
+          const [{ Crawler }, { pipelineSink }] = await Promise.all([
+            import('../ingest/crawl/crawler.ts'),
+            import('../ingest/crawl/pipeline-sink.ts'),
+          ]);
+          crawler = new Crawler(pipelineSink(db));
+        }
         const reports = await runCrawl(db, crawler, boards);
         if (!reports) return;
         countCrawl(reports);

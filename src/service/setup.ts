@@ -4,11 +4,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { IndexProgress } from '../db/bulk-indexes.ts';
+import { seedSources } from '../db/companies-write.ts';
 import { createKey, ensureAccount } from '../db/keys.ts';
 import { migrate } from '../db/migrations.ts';
 import type { Db } from '../db/pool.ts';
-import { ingestFile } from '../ingest/jsonl.ts';
-import { seedSources } from '../ingest/pipeline.ts';
+import { startModuleProcess } from '../ingest/threads.ts';
 import { afterLoad } from './schedules.ts';
 
 export interface PrepareOptions {
@@ -21,15 +21,24 @@ export async function prepareDatabase(db: Db, opts: PrepareOptions = {}): Promis
   await seedSources(db.write);
 }
 
+/** Whether the demo dataset is to be loaded: it is configured, and the index is empty. */
+async function demoWanted(db: Db, config: Config): Promise<boolean> {
+  if (!config.DEMO_DATA || config.DEMO_JOBS === 0) return false;
+  const { rows } = await db.write.query('SELECT EXISTS (SELECT 1 FROM jobs) AS any');
+  return !rows[0].any;
+}
+
 /** Loads the demo dataset when the index is empty. Returns the number of postings loaded. */
 export async function loadDemoIfEmpty(db: Db, config: Config, log: (m: string) => void): Promise<number> {
-  if (!config.DEMO_DATA || config.DEMO_JOBS === 0) return 0;
-  const { rows } = await db.write.query('SELECT EXISTS (SELECT 1 FROM jobs) AS any');
-  if (rows[0].any) return 0;
+  if (!(await demoWanted(db, config))) return 0;
   const dir = path.resolve(config.DATA_DIR, 'demo');
   await fs.mkdir(dir, { recursive: true });
   log(`generating the demo dataset (${config.DEMO_JOBS} postings) in ${dir}`);
-  const { writeDemoDataset } = await import('../demo/write.ts');
+  // The generator and the write path are loaded only for this first run.
+  const [{ writeDemoDataset }, { ingestFile }] = await Promise.all([
+    import('../demo/write.ts'),
+    import('../ingest/jsonl.ts'),
+  ]);
   const files = await writeDemoDataset(dir, config.DEMO_JOBS, 42);
   let loaded = 0;
   for (const file of files) {
@@ -39,6 +48,39 @@ export async function loadDemoIfEmpty(db: Db, config: Config, log: (m: string) =
   }
   await afterLoad(db, loaded);
   return loaded;
+}
+
+/**
+ * loadDemoIfEmpty in a child process (demo-load.ts), its messages passed to `log` as they come:
+ * what a load needs stays out of the calling process.
+ */
+export async function loadDemoApart(db: Db, config: Config, log: (m: string) => void): Promise<number> {
+  if (!(await demoWanted(db, config))) return 0;
+  const child = startModuleProcess(import.meta.url, './demo-load', {
+    JPS_DEMO_LOAD: JSON.stringify({ config: { ...config, DATABASE_URL: db.url } }),
+  });
+  let out = '';
+  let pending = '';
+  const lines: string[] = [];
+  child.stdout?.on('data', (c) => {
+    out += c;
+  });
+  child.stderr?.on('data', (c) => {
+    const parts = (pending + c).split('\n');
+    pending = parts.pop() ?? '';
+    for (const line of parts) {
+      lines.push(line);
+      log(line);
+    }
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (pending) lines.push(pending);
+  if (code !== 0)
+    throw new Error(`the demo load failed: ${lines.slice(-3).join('; ') || `exit code ${code}`}`);
+  return Number(out.trim());
 }
 
 /** Creates the `demo` account with one key on first run; returns the key only when it was created now. */

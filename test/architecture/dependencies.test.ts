@@ -47,6 +47,8 @@ interface Import {
   from: string;
   spec: string;
   typeOnly: boolean;
+  /** `import(…)`: loaded when that code runs, not with the module. */
+  dynamic: boolean;
 }
 
 function sources(dir: string): string[] {
@@ -62,7 +64,12 @@ const IMPORT =
 
 function importsOf(file: string): Import[] {
   const text = fs.readFileSync(file, 'utf8');
-  return [...text.matchAll(IMPORT)].map((m) => ({ from: file, spec: m[3] ?? m[4], typeOnly: !!m[2] }));
+  return [...text.matchAll(IMPORT)].map((m) => ({
+    from: file,
+    spec: m[3] ?? m[4],
+    typeOnly: !!m[2],
+    dynamic: m[4] !== undefined,
+  }));
 }
 
 const partOf = (file: string) => path.relative(SRC, file).split(path.sep)[0];
@@ -88,6 +95,28 @@ describe('dependency rule', () => {
       .filter((i) => !i.typeOnly && i.spec in OWNED && !OWNED[i.spec].includes(partOf(i.from)))
       .map((i) => `${path.relative(SRC, i.from)} imports ${i.spec}`);
     expect(broken).toEqual([]);
+  });
+
+  it('the primary loads no write path, enrichment, gazetteer or generator as it starts', () => {
+    // What main.ts loads in the primary: its static imports and the modules it imports on start.
+    const start = ['main.ts', 'service/setup.ts', 'service/schedules.ts', 'service/metrics-server.ts']
+      .concat(['service/supervisor.ts', 'service/match-host.ts'])
+      .map((f) => path.join(SRC, f));
+    const loaded = new Set(start);
+    const queue = [...start];
+    while (queue.length) {
+      const f = queue.pop()!;
+      for (const i of local)
+        if (i.from === f && !i.typeOnly && !i.dynamic && !loaded.has(i.to)) {
+          loaded.add(i.to);
+          queue.push(i.to);
+        }
+    }
+    const heavy = [...loaded]
+      .map((f) => path.relative(SRC, f))
+      .filter((f) => /^(enrich|geo|demo)\//.test(f) || /^ingest\/(pipeline|jsonl|crawl\/)/.test(f));
+    expect(heavy).toEqual([]);
+    expect(loaded.size).toBeGreaterThan(start.length);
   });
 
   it('no module imports itself through others (no cycles)', () => {

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadState } from '../../examples/sync/mirror.ts';
-import { expireDue, ingestRecords } from '../../src/ingest/pipeline.ts';
+import { expireDue } from '../../src/ingest/expiry.ts';
+import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { description, lifecycleApp, type Posting, posting } from '../lifecycle/helpers.ts';
 

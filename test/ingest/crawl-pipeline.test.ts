@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crawler } from '../../src/ingest/crawl/crawler.ts';
 import { pipelineSink } from '../../src/ingest/crawl/pipeline-sink.ts';
 import { parseRegistry } from '../../src/ingest/crawl/registry.ts';
-import { seedSources } from '../../src/ingest/pipeline.ts';
+import { seedSources } from '../../src/db/companies-write.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
 import { fastHttp, fixture, startServer, type TestServer } from './crawl-helpers.ts';
 

@@ -1,7 +1,8 @@
 // Expiry by time and by disappearance, the expired feed, retrieval by id, and the retention purge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpired } from '../../src/db/jobs-write.ts';
-import { expireDue, expireMissingFromBoard, ingestRecords } from '../../src/ingest/pipeline.ts';
+import { expireDue, expireMissingFromBoard } from '../../src/ingest/expiry.ts';
+import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { getJson, lifecycleApp, posting } from './helpers.ts';
 

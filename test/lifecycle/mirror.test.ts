@@ -3,7 +3,8 @@
 // timestamp it stored, while ingestion commits concurrently. At the end the copy equals the live
 // population exactly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireDue, expireMissingFromBoard, ingestRecords } from '../../src/ingest/pipeline.ts';
+import { expireDue, expireMissingFromBoard } from '../../src/ingest/expiry.ts';
+import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { description, lifecycleApp, type Posting, posting } from './helpers.ts';
 

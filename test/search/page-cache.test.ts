@@ -2,7 +2,8 @@
 // it is read again; a page is kept under the version of the snapshot it was read in.
 import client from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireDue, ingestRecords } from '../../src/ingest/pipeline.ts';
+import { expireDue } from '../../src/ingest/expiry.ts';
+import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { PageCache } from '../../src/search/page-cache.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 

@@ -1,7 +1,7 @@
 // Cached totals stay exact: every commit that changes the data bumps the version they are keyed by.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
-import { expireDue } from '../../src/ingest/pipeline.ts';
+import { expireDue } from '../../src/ingest/expiry.ts';
 import type { JobFilters } from '../../src/search/filters.ts';
 import { countJobs } from '../../src/search/jobs.ts';
 import { PgTotalsStore, purgeSharedTotals } from '../../src/db/totals-store.ts';

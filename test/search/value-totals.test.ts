@@ -2,7 +2,8 @@
 // write, and a search with one such filter of one value answers that total.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpired } from '../../src/db/jobs-write.ts';
-import { expireDue, ingestRecords } from '../../src/ingest/pipeline.ts';
+import { expireDue } from '../../src/ingest/expiry.ts';
+import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { compileFilters, type JobFilters } from '../../src/search/filters.ts';
 import { countJobs } from '../../src/search/jobs.ts';
 import { sql } from '../../src/search/sql.ts';
