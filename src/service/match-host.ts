@@ -2,7 +2,7 @@
 // builds the index again when it moved on, and answers the workers' questions (search/match-client.ts).
 import cluster, { type Worker } from 'node:cluster';
 import type { Db } from '../db/pool.ts';
-import { readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { startModuleProcess } from '../ingest/threads.ts';
@@ -48,6 +48,34 @@ export function buildInProcess(config: Config, file: string): IndexBuilder {
     });
 }
 
+/** Whether a process with this pid runs (one we may not signal runs too). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files of builds and saves (`match-index.bin.build-<pid>.tmp`,
+ * `match-index.bin.<pid>.tmp`) whose process has gone: a build ends with its service, and a service
+ * killed mid-save leaves its file behind. Returns the names removed.
+ */
+export async function removeLeftovers(file: string): Promise<string[]> {
+  const dir = path.dirname(file);
+  const base = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const shape = new RegExp(`^${base}\\.(?:build-)?(\\d+)\\.tmp$`);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const gone = names.filter((n) => {
+    const pid = Number(shape.exec(n)?.[1] ?? 0);
+    return pid > 0 && pid !== process.pid && !alive(pid);
+  });
+  await Promise.all(gone.map((n) => rm(path.join(dir, n), { force: true })));
+  return gone;
+}
+
 /**
  * Holds the index for the workers. `config.DATABASE_URL` must be set (the primary's resolved URL, which
  * the build thread connects to); the index is saved in DATA_DIR and read back at start, before the
@@ -56,6 +84,8 @@ export function buildInProcess(config: Config, file: string): IndexBuilder {
 export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, err?: unknown) => void) {
   const file = path.join(config.DATA_DIR, 'match-index.bin');
   const service = new MatchService(db.read, log, file, buildInProcess(config, file));
+  const removed = await removeLeftovers(file);
+  if (removed.length) log(`match index: removed ${removed.join(', ')} (left by processes that have gone)`);
   // Each worker knows the version the index is at, and asks only for requests of that version: while
   // the index is built again, nothing waits on this process.
   const tell = (w: Worker | undefined) => {
