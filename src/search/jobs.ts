@@ -87,17 +87,62 @@ export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promis
   };
   // A window relative to the clock changes without a commit: its pages are never kept.
   if (!ctx.pages || req.filters.time_frame) {
-    if (!req.collapse) return read(ctx.pool, await currentVersion(ctx, ctx.pool));
+    const version = await currentVersion(ctx, ctx.pool);
+    const indexed = await indexedPage(ctx, version, req, fp);
+    if (indexed) return indexed;
+    if (!req.collapse) return read(ctx.pool, version);
     return withSnapshot(ctx.pool, async (c) => read(c, await currentVersion(ctx, c)));
   }
-  // A kept page was read in one snapshot and is stored under the version of that snapshot.
+  // A kept page was read in one snapshot and is stored under the version of that snapshot; a page of the
+  // match index needs none (indexedPage), and is stored under the version it was answered at.
   const version = ctx.version ?? (await dataVersion(ctx.pool));
-  return ctx.pages.resolve(version, pageKey(fp, req), () =>
-    withSnapshot(ctx.pool, async (c) => {
+  return ctx.pages.resolve(version, pageKey(fp, req), async () => {
+    const indexed = await indexedPage(ctx, ctx.totals ? version : undefined, req, fp);
+    if (indexed) return { version, value: indexed };
+    return withSnapshot(ctx.pool, async (c) => {
       const at = await dataVersion(c);
       return { version: at, value: await read(c, ctx.totals ? at : undefined) };
-    }),
-  );
+    });
+  });
+}
+
+/**
+ * The page from the match index when it holds the request at `version` (a first or an offset page;
+ * cursor pages are PostgreSQL's). Its rows are read by id in one statement that checks the version
+ * (fromIndex), so it needs no snapshot, and no more round trips than that statement. Undefined otherwise.
+ */
+async function indexedPage(
+  ctx: SearchContext,
+  version: number | undefined,
+  req: SearchRequest,
+  fp: string,
+): Promise<JobPage | undefined> {
+  if (req.cursor !== undefined) return undefined;
+  if (req.collapse) {
+    const m = await fromIndex(ctx, ctx.pool, version, req, {
+      offset: req.offset,
+      limit: req.limit,
+      collapse: true,
+    });
+    if (!m) return undefined;
+    ctx.totals?.remember(version!, `groups|${fp}`, m.total);
+    const jobs = m.rows.map((r, i) => renderJob({ ...r, openings: m.openings![i] }));
+    return { data: jsonArray(jobs), total: m.total, byCursor: false };
+  }
+  const m = await fromIndex(ctx, ctx.pool, version, req, { offset: req.offset, limit: req.limit + 1 });
+  if (!m) return undefined;
+  ctx.totals?.remember(version!, `jobs|${fp}`, m.total);
+  const page = m.rows.slice(0, req.limit);
+  const last = page[page.length - 1];
+  return {
+    data: jsonArray(page.map((r) => renderJob(r))),
+    total: m.total,
+    nextCursor:
+      m.rows.length > req.limit && last
+        ? encodeCursor(ctx.cursorSecret, fp, { at: last.pos, id: last.id })
+        : null,
+    byCursor: false,
+  };
 }
 
 /** Everything a page depends on besides the data: its filters (by fingerprint), output and position. */
@@ -162,23 +207,6 @@ async function searchFlat(
     ? decodeCursor(ctx.cursorSecret, c.fp, req.cursor)
     : undefined;
   const offset = after ? 0 : req.offset;
-  if (!after) {
-    const matched = await fromIndex(ctx, db, version, req, { offset, limit: req.limit + 1 });
-    if (matched) {
-      ctx.totals?.remember(version!, `jobs|${c.fp}`, matched.total);
-      const page = matched.rows.slice(0, req.limit);
-      const last = page[page.length - 1];
-      return {
-        data: jsonArray(page.map((r) => renderJob(r))),
-        total: matched.total,
-        nextCursor:
-          matched.rows.length > req.limit && last
-            ? encodeCursor(ctx.cursorSecret, c.fp, { at: last.pos, id: last.id })
-            : null,
-        byCursor: false,
-      };
-    }
-  }
   // Counted with the page when the total is not one kept value and totals of its shape are mostly few.
   const shape = Object.keys(req.filters)
     .filter((k) => req.filters[k as keyof JobFilters] !== undefined)
@@ -268,16 +296,6 @@ async function searchCollapsed(
   c: Compiled,
 ): Promise<JobPage> {
   const want = req.offset + req.limit;
-  const matched = await fromIndex(ctx, client, version, req, {
-    offset: req.offset,
-    limit: req.limit,
-    collapse: true,
-  });
-  if (matched) {
-    ctx.totals?.remember(version!, `groups|${c.fp}`, matched.total);
-    const jobs = matched.rows.map((r, i) => renderJob({ ...r, openings: matched.openings![i] }));
-    return { data: jsonArray(jobs), total: matched.total, byCursor: false };
-  }
   const total = await exactCount(client, ctx.totals, version, req.filters, c.where, `groups|${c.fp}`, true);
   const newest = new Map<string, { id: string; pos: string }>();
   let after: CursorPosition | undefined;

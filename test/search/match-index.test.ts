@@ -11,10 +11,12 @@ import { generateDataset } from '../../src/demo/generate.ts';
 import { expireDue } from '../../src/ingest/expiry.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import type { JobFilters } from '../../src/search/filters.ts';
-import { countJobs, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
+import type pg from 'pg';
+import { countJobs, pageSize, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
 import { MatchService } from '../../src/search/match.ts';
 import { MatchIndexBuilder } from '../../src/search/match-index.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
+import { PageCache } from '../../src/search/page-cache.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
 import { TotalsCache } from '../../src/search/totals.ts';
 import { buildInProcess } from '../../src/service/match-host.ts';
@@ -202,6 +204,12 @@ describe('the match index', () => {
           const want = await searchJobs(plain(), req);
           const got = await searchJobs(indexed(), req);
           expect({ ...got, data: got.data.toString() }).toEqual({ ...want, data: want.data.toString() });
+          // Through a page cache, at the version the request was admitted at, as the routes search.
+          const kept = await searchJobs(
+            { ...indexed(), pages: new PageCache(1 << 22, pageSize), version },
+            req,
+          );
+          expect({ ...kept, data: kept.data.toString() }).toEqual({ ...want, data: want.data.toString() });
           expect(await countJobs(indexed(), filters, collapse)).toBe(
             await countJobs(plain(), filters, collapse),
           );
@@ -293,6 +301,38 @@ describe('the match index', () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  it('reads a page it answers in one statement, kept or not, with no snapshot around it', async () => {
+    const version = match.status.version!;
+    const { rows } = await db.read.query<{ c: string }>(
+      'SELECT unnest(country_codes) AS c FROM jobs WHERE state = 0 GROUP BY 1 ORDER BY count(*) DESC LIMIT 1',
+    );
+    const country = rows[0].c;
+    for (const collapse of [false, true])
+      for (const kept of [false, true]) {
+        const seen = { query: 0, connect: 0 };
+        const pool = new Proxy(db.read, {
+          get(target, prop) {
+            if (prop === 'query' || prop === 'connect') seen[prop]++;
+            const v = Reflect.get(target, prop, target);
+            return typeof v === 'function' ? v.bind(target) : v;
+          },
+        }) as pg.Pool;
+        const pages = kept ? new PageCache(1 << 22, pageSize) : undefined;
+        // The version the request was admitted at, as the routes pass it.
+        const ctx: SearchContext = { ...indexed(), pool, pages, version };
+        const req = { filters: { country: [country] }, collapse, offset: 2, limit: 5 };
+        const got = await searchJobs(ctx, req);
+        expect(seen, `collapse ${collapse}, kept ${kept}`).toEqual({ query: 1, connect: 0 });
+        const want = await searchJobs(plain(), req);
+        expect({ ...got, data: got.data.toString() }).toEqual({ ...want, data: want.data.toString() });
+        if (kept) {
+          // Kept under the version it was answered at: asked again, no statement at all.
+          await searchJobs(ctx, req);
+          expect(seen.query).toBe(1);
+        }
+      }
   });
 
   it('answers nothing for a version it was not built at, or for filters it does not hold', async () => {
