@@ -14,7 +14,7 @@ import { JobState } from '../model/job-state.ts';
 import type { Counted } from '../model/totals.ts';
 import { type TotalsCache, VERSION_SQL } from './totals.ts';
 import { readValueTotal, valueTotalOf } from './value-totals.ts';
-import { indexable, type MatchAnswer, type MatchQuery, type MatchSource } from './match.ts';
+import { indexable, type MatchAnswer, type MatchQuery, type MatchSource, printedMicros } from './match.ts';
 
 export interface SearchRequest {
   filters: JobFilters;
@@ -117,7 +117,6 @@ async function indexedPage(
   req: SearchRequest,
   fp: string,
 ): Promise<JobPage | undefined> {
-  if (req.cursor !== undefined) return undefined;
   if (req.collapse) {
     const m = await fromIndex(ctx, ctx.pool, version, req, {
       offset: req.offset,
@@ -129,7 +128,16 @@ async function indexedPage(
     const jobs = m.rows.map((r, i) => renderJob({ ...r, openings: m.openings![i] }));
     return { data: jsonArray(jobs), total: m.total, byCursor: false };
   }
-  const m = await fromIndex(ctx, ctx.pool, version, req, { offset: req.offset, limit: req.limit + 1 });
+  // A cursor page starts after its position, at no offset (as searchFlat pages it).
+  let after: MatchQuery['after'];
+  if (req.cursor !== undefined) {
+    const pos = decodeCursor(ctx.cursorSecret, fp, req.cursor);
+    const postedUs = printedMicros(pos.at);
+    if (postedUs === undefined) return undefined;
+    after = { postedUs, id: pos.id };
+  }
+  const offset = after ? 0 : req.offset;
+  const m = await fromIndex(ctx, ctx.pool, version, req, { offset, limit: req.limit + 1, after });
   if (!m) return undefined;
   ctx.totals?.remember(version!, `jobs|${fp}`, m.total);
   const page = m.rows.slice(0, req.limit);
@@ -141,7 +149,7 @@ async function indexedPage(
       m.rows.length > req.limit && last
         ? encodeCursor(ctx.cursorSecret, fp, { at: last.pos, id: last.id })
         : null,
-    byCursor: false,
+    byCursor: after !== undefined,
   };
 }
 
@@ -343,7 +351,7 @@ async function fromIndex(
   db: Db,
   version: number | undefined,
   req: SearchRequest,
-  page: { offset: number; limit: number; collapse?: boolean },
+  page: { offset: number; limit: number; collapse?: boolean; after?: MatchQuery['after'] },
 ): Promise<{ total: number; rows: PageRow[]; openings?: number[] } | undefined> {
   if (!ctx.match || version === undefined || !indexable(req.filters)) return undefined;
   const q: MatchQuery = { version, filters: req.filters, collapse: page.collapse ?? false, ...page };

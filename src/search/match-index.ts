@@ -295,7 +295,7 @@ export class MatchIndex {
   }
 
   /** The row of a job, found by its posting time (rows are in descending order of it). */
-  private rowOf(id: string, postedUs: number): number | undefined {
+  rowOf(id: string, postedUs: number): number | undefined {
     const { posted, ids } = this.p;
     let lo = 0;
     let hi = posted.length;

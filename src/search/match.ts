@@ -20,6 +20,11 @@ export interface MatchQuery {
   offset: number;
   /** Rows (or groups) of the page wanted from `offset`; 0 for the total alone. */
   limit: number;
+  /**
+   * A cursor page: the rows after this job in search order (`offset` counts from there). Answered only
+   * when the job is one of the index's rows (live, or left since the build), as the keyset then is.
+   */
+  after?: { postedUs: number; id: string };
 }
 
 export interface MatchAnswer {
@@ -46,6 +51,35 @@ export interface Built {
 }
 
 export type IndexBuilder = () => Promise<Built>;
+
+/** The position of the first of `rows` (ascending) above `row`. */
+function firstAbove(rows: Uint32Array, row: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid] <= row) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A timestamptz as PostgreSQL prints it (`2026-11-20 10:11:12.123456+00`) in microseconds since the
+ * epoch; undefined for any other text. Used only to find a row whose id must match too, so a text read
+ * wrongly can only leave the request to PostgreSQL.
+ */
+export function printedMicros(at: string): number | undefined {
+  const m =
+    /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?$/.exec(
+      at,
+    );
+  // Date.UTC reads years below 100 as 19xx.
+  if (!m || Number(m[1]) < 1000) return undefined;
+  const seconds = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) / 1000;
+  const offset = (+m[9] * 3600 + +(m[10] ?? 0) * 60 + +(m[11] ?? 0)) * (m[8] === '-' ? -1 : 1);
+  return (seconds - offset) * 1e6 + Number((m[7] ?? '').padEnd(6, '0'));
+}
 
 /** Builds the index from the live jobs `pool` reads, in this thread. */
 export async function buildIndex(pool: pg.Pool): Promise<MatchIndex> {
@@ -202,7 +236,13 @@ export class MatchService implements MatchSource {
         openings: page.map((g) => g.openings),
       };
     }
-    return { total: rows.length, ids: index.ids(rows.subarray(q.offset, q.offset + q.limit)) };
+    let from = q.offset;
+    if (q.after) {
+      const row = index.rowOf(q.after.id, q.after.postedUs);
+      if (row === undefined) return undefined;
+      from += firstAbove(rows, row);
+    }
+    return { total: rows.length, ids: index.ids(rows.subarray(from, from + q.limit)) };
   }
 
   /** A text query as PostgreSQL normalises it (stemmed, stop words gone), parsed; null if not held. */
