@@ -206,7 +206,8 @@ async function runningPostmaster(dir: string): Promise<{ pid: number; port: numb
   return { pid, port };
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid runs (one we may not signal runs too). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,6 +1,7 @@
 // The process that holds the match index (search/match.ts): it checks the data version every second and
 // builds the index again when it moved on, and answers the workers' questions (search/match-client.ts).
 import cluster, { type Worker } from 'node:cluster';
+import { isAlive } from '../db/embedded.ts';
 import type { Db } from '../db/pool.ts';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,16 +49,6 @@ export function buildInProcess(config: Config, file: string): IndexBuilder {
     });
 }
 
-/** Whether a process with this pid runs (one we may not signal runs too). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes the temporary files of builds and saves (`match-index.bin.build-<pid>.tmp`,
  * `match-index.bin.<pid>.tmp`) whose process has gone: a build ends with its service, and a service
@@ -70,7 +61,7 @@ export async function removeLeftovers(file: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const gone = names.filter((n) => {
     const pid = Number(shape.exec(n)?.[1] ?? 0);
-    return pid > 0 && pid !== process.pid && !alive(pid);
+    return pid > 0 && pid !== process.pid && !isAlive(pid);
   });
   await Promise.all(gone.map((n) => rm(path.join(dir, n), { force: true })));
   return gone;
