@@ -213,6 +213,8 @@ export class MatchIndex {
   /** Rows that left the live population since the build (an expiry), and how many. */
   private dead: Uint8Array;
   private deadCount = 0;
+  /** The dead rows in ascending order (made when first wanted after a change). */
+  private deadSorted: RowSet | undefined;
   private sortedLexemes: string[] | undefined;
   private epoch = 0;
   private seen: Uint32Array;
@@ -247,6 +249,7 @@ export class MatchIndex {
   markDead(dead: Uint8Array): void {
     this.dead = dead;
     this.deadCount = dead.reduce((n, d) => n + d, 0);
+    this.deadSorted = undefined;
   }
 
   /** Live rows. */
@@ -256,6 +259,71 @@ export class MatchIndex {
 
   /** The matching rows, in search order; undefined when a text query needs what the index lacks. */
   matches(req: MatchRequest): RowSet | undefined {
+    const c = this.candidates(req);
+    return c && this.keep(c.rows, req.filters);
+  }
+
+  /**
+   * The exact number of matches and the rows of a page: `limit` matches from the `offset`-th match after
+   * row `after` (from the first match without it). Unless a filter is tested per row, the matches are
+   * not listed: the dead rows among the candidates are counted apart, and skipped while the page is
+   * read. Undefined when a text query needs what the index lacks.
+   */
+  select(
+    req: MatchRequest,
+    offset: number,
+    limit: number,
+    after?: number,
+  ): { total: number; rows: RowSet } | undefined {
+    const c = this.candidates(req);
+    if (!c) return undefined;
+    const f = req.filters;
+    const perRow =
+      f.remote !== undefined ||
+      f.has_salary !== undefined ||
+      f.salary_gte !== undefined ||
+      f.salary_lte !== undefined ||
+      f.company_industry !== undefined ||
+      f.company_size !== undefined;
+    const rows = perRow ? this.keep(c.rows, f) : (c.rows ?? this.everyRow());
+    const start = after === undefined ? 0 : firstAbove(rows, after);
+    if (perRow || !this.deadCount)
+      return { total: rows.length, rows: rows.subarray(start + offset, start + offset + limit) };
+    const page: number[] = [];
+    let skip = offset;
+    for (let i = start; i < rows.length && page.length < limit; i++) {
+      const r = rows[i];
+      if (this.dead[r]) continue;
+      if (skip > 0) skip--;
+      else page.push(r);
+    }
+    return { total: rows.length - this.deadIn(rows), rows: Uint32Array.from(page) };
+  }
+
+  /** How many of `rows` are dead: each dead row looked up when they are few, else one pass. */
+  private deadIn(rows: RowSet): number {
+    if (rows.length === this.p.ids.length) return this.deadCount;
+    if (this.deadCount * 32 > rows.length) {
+      let n = 0;
+      for (let i = 0; i < rows.length; i++) n += this.dead[rows[i]];
+      return n;
+    }
+    if (!this.deadSorted) {
+      const sorted = new Uint32Array(this.deadCount);
+      let k = 0;
+      for (let r = 0; r < this.dead.length; r++) if (this.dead[r]) sorted[k++] = r;
+      this.deadSorted = sorted;
+    }
+    let n = 0;
+    for (const d of this.deadSorted) {
+      const at = firstAbove(rows, d) - 1;
+      if (at >= 0 && rows[at] === d) n++;
+    }
+    return n;
+  }
+
+  /** The rows the sets of the filters allow (undefined: every row), before the tests of each row. */
+  private candidates(req: MatchRequest): { rows: RowSet | undefined } | undefined {
     const f = req.filters;
     const sets: RowSet[] = [];
     const without: RowSet[] = [];
@@ -271,7 +339,7 @@ export class MatchIndex {
     let rows = sets.length ? intersectAll(sets) : undefined;
     if (without.length) rows ??= this.everyRow();
     for (const w of without) rows = difference(rows!, w);
-    return this.keep(rows, f);
+    return { rows };
   }
 
   /**
@@ -289,6 +357,7 @@ export class MatchIndex {
     for (const r of rows) {
       if (!this.dead[r]) this.deadCount++;
       this.dead[r] = 1;
+      this.deadSorted = undefined;
     }
     this.version = version;
     return true;
@@ -480,6 +549,18 @@ export class MatchIndex {
     }
     return { total, page: firsts.map((row) => ({ row, openings: this.counts[groups[row]] })) };
   }
+}
+
+/** The position of the first of `rows` (ascending) above `row`. */
+export function firstAbove(rows: RowSet, row: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid] <= row) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The right sides of a chain of phrases, first to last. */

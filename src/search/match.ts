@@ -52,18 +52,6 @@ export interface Built {
 
 export type IndexBuilder = () => Promise<Built>;
 
-/** The position of the first of `rows` (ascending) above `row`. */
-function firstAbove(rows: Uint32Array, row: number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (rows[mid] <= row) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * A timestamptz as PostgreSQL prints it (`2026-11-20 10:11:12.123456+00`) in microseconds since the
  * epoch; undefined for any other text. Used only to find a row whose id must match too, so a text read
@@ -226,9 +214,10 @@ export class MatchService implements MatchSource {
     }
     // The index may have been carried to a newer version while the text was read: matched only at q's.
     if (index !== this.index || index.version !== q.version) return undefined;
-    const rows = index.matches({ filters: q.filters, text });
-    if (!rows) return undefined;
+    const request = { filters: q.filters, text };
     if (q.collapse) {
+      const rows = index.matches(request);
+      if (!rows) return undefined;
       const { total, page } = index.groups(rows, q.offset, q.limit);
       return {
         total,
@@ -236,13 +225,13 @@ export class MatchService implements MatchSource {
         openings: page.map((g) => g.openings),
       };
     }
-    let from = q.offset;
+    let after: number | undefined;
     if (q.after) {
-      const row = index.rowOf(q.after.id, q.after.postedUs);
-      if (row === undefined) return undefined;
-      from += firstAbove(rows, row);
+      after = index.rowOf(q.after.id, q.after.postedUs);
+      if (after === undefined) return undefined;
     }
-    return { total: rows.length, ids: index.ids(rows.subarray(from, from + q.limit)) };
+    const s = index.select(request, q.offset, q.limit, after);
+    return s && { total: s.total, ids: index.ids(s.rows) };
   }
 
   /** A text query as PostgreSQL normalises it (stemmed, stop words gone), parsed; null if not held. */
