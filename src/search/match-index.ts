@@ -213,6 +213,8 @@ export class MatchIndex {
   /** Rows that left the live population since the build (an expiry), and how many. */
   private dead: Uint8Array;
   private deadCount = 0;
+  /** Where keep writes the rows it tested (made at its first use). */
+  private scratch: Uint32Array | undefined;
   /** The dead rows in ascending order (made when first wanted after a change). */
   private deadSorted: RowSet | undefined;
   private sortedLexemes: string[] | undefined;
@@ -257,7 +259,10 @@ export class MatchIndex {
     return this.p.ids.length - this.deadCount;
   }
 
-  /** The matching rows, in search order; undefined when a text query needs what the index lacks. */
+  /**
+   * The matching rows, in search order; undefined when a text query needs what the index lacks. Rows
+   * tested one by one are written to a buffer the next call reuses: use them before asking again.
+   */
   matches(req: MatchRequest): RowSet | undefined {
     const c = this.candidates(req);
     return c && this.keep(c.rows, req.filters);
@@ -396,7 +401,10 @@ export class MatchIndex {
       dead || remote >= 0 || hasSalary >= 0 || gte !== undefined || lte !== undefined || industries || sizes;
     if (!tested) return rows ?? this.everyRow();
     const n = rows ? rows.length : this.p.ids.length;
-    const out = new Uint32Array(n);
+    // One buffer of a row each, reused: a new one per request (4 MB at a million rows) is memory the
+    // allocator keeps long after the request.
+    this.scratch ??= new Uint32Array(this.p.ids.length);
+    const out = this.scratch;
     let k = 0;
     for (let i = 0; i < n; i++) {
       const r = rows ? rows[i] : i;
