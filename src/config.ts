@@ -137,7 +137,7 @@ const schema = {
   },
   PAGE_CACHE_MB: {
     doc: 'Memory (MB) each worker keeps pages in, per data version, for requests asked again: a third for search pages, two thirds for feed pages (0: none)',
-    default: 24,
+    default: 12,
     parse: int(0, 65_536),
   },
   CONNECTIONS_PER_ADDRESS: {
