@@ -327,45 +327,6 @@ export class MatchIndex {
     return n;
   }
 
-  /** Rows by company code (none for code 0, no verified profile), made at the first request for them. */
-  private byCode: { industry?: RowSet[]; size?: RowSet[] } = {};
-  private salariedRows: RowSet | undefined;
-
-  /** The rows whose company has one of these industries (or sizes). */
-  private withCode(column: 'industry' | 'size', values: string[]): RowSet {
-    const codes = this.p[column];
-    const known = this.p[`${column}Codes`];
-    let sets = this.byCode[column];
-    if (!sets) {
-      const count = new Uint32Array(known.size + 1);
-      for (let r = 0; r < codes.length; r++) count[codes[r]]++;
-      count[0] = 0;
-      const made = Array.from(count, (n) => new Uint32Array(n));
-      const at = new Uint32Array(count.length);
-      for (let r = 0; r < codes.length; r++) {
-        const c = codes[r];
-        if (c !== 0) made[c][at[c]++] = r;
-      }
-      this.byCode[column] = sets = made;
-    }
-    const by = sets;
-    return unionAll(values.flatMap((v) => (known.has(v) ? [by[known.get(v)!]] : [])));
-  }
-
-  /** The rows with a salary, made at the first request that filters on it. */
-  private salaried(): RowSet {
-    if (!this.salariedRows) {
-      const { flags } = this.p;
-      let n = 0;
-      for (let r = 0; r < flags.length; r++) if (flags[r] & HAS_SALARY) n++;
-      const rows = new Uint32Array(n);
-      let k = 0;
-      for (let r = 0; r < flags.length; r++) if (flags[r] & HAS_SALARY) rows[k++] = r;
-      this.salariedRows = rows;
-    }
-    return this.salariedRows;
-  }
-
   /** The rows the sets of the filters allow (undefined: every row), before the tests of each row. */
   private candidates(req: MatchRequest): { rows: RowSet | undefined } | undefined {
     const f = req.filters;
@@ -374,11 +335,6 @@ export class MatchIndex {
     if (f.country) sets.push(unionAll(f.country.map((c) => this.p.country.get(c) ?? EMPTY)));
     if (f.taxonomies) sets.push(unionAll(f.taxonomies.map((t) => this.p.taxonomy.get(t) ?? EMPTY)));
     for (const s of new Set(f.skill ?? [])) sets.push(this.p.skill.get(s) ?? EMPTY);
-    // Filters tested per row (keep) narrowed first by the rows that can pass them: else every row.
-    if (f.company_industry) sets.push(this.withCode('industry', f.company_industry));
-    if (f.company_size) sets.push(this.withCode('size', f.company_size));
-    if (f.salary_gte !== undefined || f.salary_lte !== undefined || f.has_salary === true)
-      sets.push(this.salaried());
     if (req.text.length && !this.p.lexemes) return undefined;
     for (const node of req.text) {
       const m = this.text(node);
