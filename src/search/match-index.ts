@@ -344,7 +344,51 @@ export class MatchIndex {
     let rows = sets.length ? intersectAll(sets) : undefined;
     if (without.length) rows ??= this.everyRow();
     for (const w of without) rows = difference(rows!, w);
-    return { rows };
+    return { rows: rows ?? this.narrowest(f) };
+  }
+
+  /** Rows by company code, made at the first request that wants them: one array, ordered by code. */
+  private byCode: { industry?: CodeRows; size?: CodeRows } = {};
+  private salariedRows: RowSet | undefined;
+
+  /**
+   * With no set to narrow them, the rows the filters tested per row are tested on: the smallest of the
+   * rows of the one industry, of the one size and of the rows with a salary that the filters ask for
+   * (undefined: every row). keep tests every filter again, so any of them gives the same matches; none is
+   * intersected, so a request allocates nothing for it.
+   */
+  private narrowest(f: JobFilters): RowSet | undefined {
+    let best: RowSet | undefined;
+    const take = (rows: RowSet) => {
+      if (!best || rows.length < best.length) best = rows;
+    };
+    if (f.company_industry?.length === 1) take(this.withCode('industry', f.company_industry[0]));
+    if (f.company_size?.length === 1) take(this.withCode('size', f.company_size[0]));
+    if (f.has_salary === true || f.salary_gte !== undefined || f.salary_lte !== undefined)
+      take(this.salaried());
+    return best;
+  }
+
+  /** The rows whose company has this industry (or size): none for a value no row has. */
+  private withCode(column: 'industry' | 'size', value: string): RowSet {
+    const c = this.p[`${column}Codes`].get(value);
+    if (c === undefined) return EMPTY;
+    const by = (this.byCode[column] ??= codeRows(this.p[column], this.p[`${column}Codes`].size));
+    return by.rows.subarray(by.starts[c], by.starts[c + 1]);
+  }
+
+  /** The rows with a salary. */
+  private salaried(): RowSet {
+    if (!this.salariedRows) {
+      const { flags } = this.p;
+      let n = 0;
+      for (let r = 0; r < flags.length; r++) if (flags[r] & HAS_SALARY) n++;
+      const rows = new Uint32Array(n);
+      let k = 0;
+      for (let r = 0; r < flags.length; r++) if (flags[r] & HAS_SALARY) rows[k++] = r;
+      this.salariedRows = rows;
+    }
+    return this.salariedRows;
   }
 
   /**
@@ -584,6 +628,22 @@ function wanted(known: Map<string, number>, values: string[]): Uint8Array {
     if (c !== undefined) t[c] = 1;
   }
   return t;
+}
+
+/** The rows of every code (0, no value, left out), in ascending order: code c's are rows[starts[c]..starts[c + 1]]. */
+interface CodeRows {
+  rows: Uint32Array;
+  starts: Uint32Array;
+}
+
+function codeRows(codes: Codes, max: number): CodeRows {
+  const starts = new Uint32Array(max + 2);
+  for (let r = 0; r < codes.length; r++) if (codes[r] !== 0) starts[codes[r] + 1]++;
+  for (let c = 1; c < starts.length; c++) starts[c] += starts[c - 1];
+  const rows = new Uint32Array(starts[starts.length - 1]);
+  const at = starts.slice(0, -1);
+  for (let r = 0; r < codes.length; r++) if (codes[r] !== 0) rows[at[codes[r]]++] = r;
+  return { rows, starts };
 }
 
 /** Format of a saved index; a file of another format is not read. */
