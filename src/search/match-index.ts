@@ -373,7 +373,8 @@ export class MatchIndex {
   private withCode(column: 'industry' | 'size', value: string): RowSet {
     const c = this.p[`${column}Codes`].get(value);
     if (c === undefined) return EMPTY;
-    const by = (this.byCode[column] ??= codeRows(this.p[column], this.p[`${column}Codes`].size));
+    this.byCode[column] ??= codeRows(this.p[column], this.p[`${column}Codes`].size);
+    const by = this.byCode[column];
     return by.rows.subarray(by.starts[c], by.starts[c + 1]);
   }
 
