@@ -39,7 +39,8 @@ export interface JobFilters {
   source?: string[];
   source_type?: string[];
   exclude_source?: string[];
-  time_frame?: { text: string; ms: number };
+  /** Posted in the `ms` before `at`, the request's arrival (ms since the epoch). */
+  time_frame?: { text: string; ms: number; at: number };
   posted_gte?: string;
   posted_lt?: string;
   created_gte?: string;
@@ -130,13 +131,23 @@ export function compileFilters(f: JobFilters, opts: CompileOptions = {}): Sql {
   if (f.source) w.push(sql`j.source = ANY(${sourceSlugs(f.source)})`);
   if (f.exclude_source) w.push(sql`NOT (j.source = ANY(${sourceSlugs(f.exclude_source)}))`);
   if (f.source_type) w.push(sql`j.source_type = ANY(${f.source_type}::text[])`);
-  if (f.time_frame) w.push(sql`j.posted_at >= now() - ${f.time_frame.ms} * interval '1 millisecond'`);
+  if (f.time_frame) w.push(sql`j.posted_at >= ${timeFrameStart(f.time_frame)}::timestamptz`);
   if (f.posted_gte) w.push(sql`j.posted_at >= ${f.posted_gte}::timestamptz`);
   if (f.posted_lt) w.push(sql`j.posted_at < ${f.posted_lt}::timestamptz`);
   if (f.created_gte) w.push(sql`j.created_at >= ${f.created_gte}::timestamptz`);
   if (f.created_lt) w.push(sql`j.created_at < ${f.created_lt}::timestamptz`);
   return and([...w, ...late]);
 }
+
+/**
+ * Where a `time_frame` window starts, as text PostgreSQL reads exactly. Every statement of a request, and
+ * the match index, take this one instant, so they agree on the rows at its edge.
+ */
+export function timeFrameStart(w: { ms: number; at: number }): string {
+  return new Date(timeFrameStartMs(w)).toISOString();
+}
+
+export const timeFrameStartMs = (w: { ms: number; at: number }): number => w.at - w.ms;
 
 /** Public slugs for the given slugs or legacy slugs; unknown ones match nothing. */
 function sourceSlugs(given: string[]): Sql {

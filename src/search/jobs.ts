@@ -124,7 +124,7 @@ async function indexedPage(
       collapse: true,
     });
     if (!m) return undefined;
-    ctx.totals?.remember(version!, `groups|${fp}`, m.total);
+    rememberTotal(ctx, req.filters, version!, `groups|${fp}`, m.total);
     const jobs = m.rows.map((r, i) => renderJob({ ...r, openings: m.openings![i] }));
     return { data: jsonArray(jobs), total: m.total, byCursor: false };
   }
@@ -139,7 +139,7 @@ async function indexedPage(
   const offset = after ? 0 : req.offset;
   const m = await fromIndex(ctx, ctx.pool, version, req, { offset, limit: req.limit + 1, after });
   if (!m) return undefined;
-  ctx.totals?.remember(version!, `jobs|${fp}`, m.total);
+  rememberTotal(ctx, req.filters, version!, `jobs|${fp}`, m.total);
   const page = m.rows.slice(0, req.limit);
   const last = page[page.length - 1];
   return {
@@ -151,6 +151,11 @@ async function indexedPage(
         : null,
     byCursor: after !== undefined,
   };
+}
+
+/** Keeps a total the index answered, unless its window is relative to the clock (never kept). */
+function rememberTotal(ctx: SearchContext, f: JobFilters, version: number, key: string, n: number): void {
+  if (!f.time_frame) ctx.totals?.remember(version, key, n);
 }
 
 /** Everything a page depends on besides the data: its filters (by fingerprint), output and position. */
@@ -166,7 +171,14 @@ export function pageSize(page: JobPage): number {
 
 /** The filters with every list sorted: a list is a set, so its order does not change the query. */
 function canonicalFilters(f: JobFilters): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(f).map(([k, v]) => [k, Array.isArray(v) ? [...v].sort() : v]));
+  return Object.fromEntries(
+    Object.entries(f).map(([k, v]) => {
+      if (Array.isArray(v)) return [k, [...v].sort()];
+      // A window is the same query at any arrival: its cursors stay valid from page to page.
+      if (k === 'time_frame') return [k, { text: v.text, ms: v.ms }];
+      return [k, v];
+    }),
+  );
 }
 
 interface PageRow extends JobRow {
@@ -379,7 +391,7 @@ export async function countJobs(ctx: SearchContext, filters: JobFilters, collaps
     const a = await ctx.match.ask({ version, filters, collapse, offset: 0, limit: 0 }).catch(() => undefined);
     matchStats[a ? 'answered' : 'declined']++;
     if (a) {
-      ctx.totals?.remember(version, key, a.total);
+      rememberTotal(ctx, filters, version, key, a.total);
       return a.total;
     }
   }

@@ -1,11 +1,11 @@
 // The live jobs of one data version in memory, in search order (posted_at DESC, id DESC, as PostgreSQL
 // sorted them), with a sorted set of rows per value of the filters users combine most (countries,
 // skills, taxonomies, title lexemes) and a column per row for the rest (remote, salary, the company's
-// industry and size, the collapse group). It answers the exact total, the rows of a page and the groups
+// industry and size, the collapse group); a posting-time window is a prefix of the rows. It answers the exact total, the rows of a page and the groups
 // of a collapsed page of any request whose filters it holds, without visiting a heap row: a count that
 // PostgreSQL answers in hundreds of milliseconds when cold (every match's row is read) takes
 // milliseconds here. Requests with other filters are answered by PostgreSQL as before.
-import type { JobFilters } from './filters.ts';
+import { type JobFilters, timeFrameStartMs } from './filters.ts';
 import {
   all,
   difference,
@@ -36,6 +36,7 @@ const HELD = new Set<keyof JobFilters>([
   'company_size',
   'title',
   'title_advanced',
+  'time_frame',
 ]);
 
 /** Whether the index can answer a request with these filters (its text queries aside). */
@@ -344,7 +345,24 @@ export class MatchIndex {
     let rows = sets.length ? intersectAll(sets) : undefined;
     if (without.length) rows ??= this.everyRow();
     for (const w of without) rows = difference(rows!, w);
-    return { rows: rows ?? this.narrowest(f) };
+    rows ??= this.narrowest(f);
+    if (!f.time_frame) return { rows };
+    // Rows are newest first: those of the window are a prefix, of every row or of the candidates.
+    const end = this.postedSince(timeFrameStartMs(f.time_frame) * 1000);
+    return { rows: rows ? rows.subarray(0, firstAbove(rows, end - 1)) : this.everyRow().subarray(0, end) };
+  }
+
+  /** How many rows were posted at or after `us` (microseconds since the epoch). */
+  private postedSince(us: number): number {
+    const { posted } = this.p;
+    let lo = 0;
+    let hi = posted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (posted[mid] >= us) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Rows by company code, made at the first request that wants them: one array, ordered by code. */
@@ -416,14 +434,9 @@ export class MatchIndex {
   /** The row of a job, found by its posting time (rows are in descending order of it). */
   rowOf(id: string, postedUs: number): number | undefined {
     const { posted, ids } = this.p;
-    let lo = 0;
-    let hi = posted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (posted[mid] > postedUs) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let r = lo; r < posted.length && posted[r] === postedUs; r++) if (ids.at(r) === id) return r;
+    // Times are whole microseconds: the rows posted after it are those posted at or after it + 1.
+    for (let r = this.postedSince(postedUs + 1); r < posted.length && posted[r] === postedUs; r++)
+      if (ids.at(r) === id) return r;
     return undefined;
   }
 

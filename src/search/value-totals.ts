@@ -4,7 +4,7 @@
 // total in one look-up instead of counting its matches, which costs about a microsecond each when cold.
 import type pg from 'pg';
 import type { Counted } from '../model/totals.ts';
-import type { JobFilters } from './filters.ts';
+import { type JobFilters, timeFrameStart } from './filters.ts';
 import { JobState } from '../model/job-state.ts';
 import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { VERSION_SQL } from './totals.ts';
@@ -58,7 +58,7 @@ export function valueTotalOf(f: JobFilters): ValueTotal | undefined {
     return typeof v === 'string' && ONE_TERM.test(v) ? { title: v } : undefined;
   // Posted since an instant: the days after its own (kept per day), plus the rest of its day (counted).
   if (name === 'time_frame')
-    return { since: sql`now() - ${(v as { ms: number }).ms} * interval '1 millisecond'` };
+    return { since: sql`${timeFrameStart(v as { ms: number; at: number })}::timestamptz` };
   if (name === 'posted_gte') return { since: sql`${v}::timestamptz` };
   const dim = DIMS[name];
   if (!dim) return undefined;

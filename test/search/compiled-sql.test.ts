@@ -67,9 +67,9 @@ const CASES: [JobFilters, string, unknown[]][] = [
   ],
   [{ source_type: ['ats'] }, 'j.state = 0 AND j.source_type = ANY($1::text[])', [['ats']]],
   [
-    { time_frame: { text: '7d', ms: 604_800_000 } },
-    "j.state = 0 AND j.posted_at >= now() - $1 * interval '1 millisecond'",
-    [604_800_000],
+    { time_frame: { text: '7d', ms: 604_800_000, at: Date.UTC(2026, 10, 8, 12, 0, 0, 5) } },
+    'j.state = 0 AND j.posted_at >= $1::timestamptz',
+    ['2026-11-01T12:00:00.005Z'],
   ],
   [
     { posted_gte: 'a', posted_lt: 'b', created_gte: 'c', created_lt: 'd' },

@@ -34,6 +34,8 @@ const values = {
   industries: [] as string[],
   sizes: [] as string[],
   salaries: [] as number[],
+  /** Posting times of live jobs, in milliseconds since the epoch (whole, as a window's start is). */
+  posted: [] as number[],
   /** Runs of two to four words of real titles, as they stand (stop words too). */
   runs: [] as string[][],
 };
@@ -80,6 +82,11 @@ beforeAll(async () => {
   values.salaries = (
     await q(
       `SELECT DISTINCT salary_annual_min::text AS v FROM jobs WHERE has_salary AND salary_annual_min IS NOT NULL LIMIT 20`,
+    )
+  ).map(Number);
+  values.posted = (
+    await q(
+      `SELECT floor(extract(epoch FROM posted_at) * 1000)::text AS v FROM jobs WHERE state = 0 ORDER BY random() LIMIT 40`,
     )
   ).map(Number);
   const titles = await q(`SELECT title_raw AS v FROM jobs WHERE state = 0 ORDER BY id LIMIT 300`);
@@ -152,6 +159,14 @@ function filtersArb(): fc.Arbitrary<JobFilters> {
     salary_lte: fc.oneof(fc.constantFrom(...values.salaries), fc.integer({ min: 0, max: 400_000 })),
     company_industry: sub(() => values.industries),
     company_size: sub(() => values.sizes),
+    // A window that starts at a job's posting time, a millisecond either side of it, or far back.
+    time_frame: fc
+      .tuple(
+        fc.constantFrom(...values.posted),
+        fc.constantFrom(-1, 0, 1),
+        fc.constantFrom(3_600_000, 86_400_000, 3650 * 86_400_000),
+      )
+      .map(([posted, edge, ms]) => ({ text: 'window', ms, at: posted + edge + ms })),
     title: webTitle().chain((t) => {
       try {
         return fc.constant(parseWebQuery(t));
@@ -382,6 +397,24 @@ describe('the match index', () => {
           expect(seen.query).toBe(1);
         }
       }
+  });
+
+  it('answers a window anchored at each request, and keeps none of its totals', async () => {
+    // One context for every request, as a worker has: a total kept under the window's key would be
+    // served to the next request, whose window ends later.
+    const ctx = indexed();
+    const sorted = [...values.posted].sort((a, b) => a - b);
+    const before = matchStats.answered;
+    for (const posted of sorted) {
+      for (const collapse of [false, true]) {
+        const filters: JobFilters = { time_frame: { text: '1h', ms: 3_600_000, at: posted + 3_600_000 } };
+        const expected = await countJobs(plain(), filters, collapse);
+        expect(await countJobs(ctx, filters, collapse)).toBe(expected);
+        const page = await searchJobs(ctx, { filters, collapse, offset: 0, limit: 5 });
+        expect(page.total).toBe(expected);
+      }
+    }
+    expect(matchStats.answered - before).toBe(sorted.length * 4);
   });
 
   it('answers nothing for a version it was not built at, or for filters it does not hold', async () => {

@@ -215,9 +215,31 @@ describe('value totals', () => {
       rec('m4', ['Norway'], { posted_at: at(-86_400_000 - 3_600_000) }),
     ]);
     for (const hours of [1, 5, 23, 24, 25, 30, 72, 24 * 30, 24 * 400]) {
-      const filters: JobFilters = { time_frame: { text: `${hours}h`, ms: hours * 3_600_000 } };
+      const filters: JobFilters = {
+        time_frame: { text: `${hours}h`, ms: hours * 3_600_000, at: Date.now() },
+      };
       expect(await countJobs(ctx, filters, false), `${hours}h`).toBe(await counted(filters));
     }
+    // Windows that start exactly at a posting, and a millisecond either side of it.
+    for (const edge of [-1, 0, 1]) {
+      const filters: JobFilters = {
+        time_frame: { text: '1h', ms: 3_600_000, at: midnight.getTime() + 3_600_000 + edge },
+      };
+      expect(await countJobs(ctx, filters, false), `edge ${edge}`).toBe(await counted(filters));
+    }
+    expect(
+      await countJobs(
+        ctx,
+        { time_frame: { text: '1h', ms: 3_600_000, at: midnight.getTime() + 3_600_000 } },
+        false,
+      ),
+    ).toBe(
+      (await countJobs(
+        ctx,
+        { time_frame: { text: '1h', ms: 3_600_000, at: midnight.getTime() + 3_600_000 - 1 } },
+        false,
+      )) - 1,
+    );
     for (const ms of [-86_400_000 - 3_600_000, -1, 0, 1, 3_600_000, -400 * 86_400_000]) {
       const filters: JobFilters = { posted_gte: at(ms) };
       expect(await countJobs(ctx, filters, false), at(ms)).toBe(await counted(filters));
@@ -300,8 +322,12 @@ describe('value totals', () => {
     expect(valueTotalOf({ title: "'senior engineer'" })).toBeUndefined();
     expect(valueTotalOf({ title: "'a' & 'b'" })).toBeUndefined();
     expect(valueTotalOf({ description: "'excel'" })).toBeUndefined();
-    expect(valueTotalOf({ time_frame: { text: '7d', ms: 604_800_000 } })).toHaveProperty('since');
-    expect(valueTotalOf({ time_frame: { text: '7d', ms: 604_800_000 }, remote: true })).toBeUndefined();
+    expect(valueTotalOf({ time_frame: { text: '7d', ms: 604_800_000, at: Date.now() } })).toHaveProperty(
+      'since',
+    );
+    expect(
+      valueTotalOf({ time_frame: { text: '7d', ms: 604_800_000, at: Date.now() }, remote: true }),
+    ).toBeUndefined();
     expect(valueTotalOf({ posted_lt: '2026-01-01T00:00:00Z' })).toBeUndefined();
     expect(valueTotalOf({ salary_gte: 5000, salary_lte: 9000 })).toEqual({
       salary: { gte: 5000, lte: 9000 },

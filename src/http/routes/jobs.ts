@@ -19,8 +19,10 @@ function filtersOf(ctx: AppContext, params: EndpointParams<'jobs'>): JobFilters 
     }
   }
   // What is not paging or output is a filter; the registry's types must fit JobFilters, or this fails to compile.
-  const { collapse, description_format, limit, offset, cursor, ...filters } = params;
-  return filters;
+  const { collapse, description_format, limit, offset, cursor, time_frame, ...filters } = params;
+  // A window relative to the clock is anchored once, at the request's arrival: every statement of the
+  // request and the match index then read the same instant.
+  return time_frame ? { ...filters, time_frame: { ...time_frame, at: Date.now() } } : filters;
 }
 
 const searchContext = (ctx: AppContext): SearchContext => ({
