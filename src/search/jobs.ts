@@ -14,7 +14,8 @@ import { JobState } from '../model/job-state.ts';
 import type { Counted } from '../model/totals.ts';
 import { type TotalsCache, VERSION_SQL } from './totals.ts';
 import { readValueTotal, valueTotalOf } from './value-totals.ts';
-import { indexable, type MatchAnswer, type MatchQuery, type MatchSource, printedMicros } from './match.ts';
+import { indexable, type MatchAnswer, type MatchQuery, type MatchSource } from './match.ts';
+import { printedMicros } from './match-index.ts';
 
 export interface SearchRequest {
   filters: JobFilters;

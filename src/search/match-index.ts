@@ -1,7 +1,7 @@
 // The live jobs of one data version in memory, in search order (posted_at DESC, id DESC, as PostgreSQL
 // sorted them), with a sorted set of rows per value of the filters users combine most (countries,
 // skills, taxonomies, title lexemes) and a column per row for the rest (remote, salary, the company's
-// industry and size, the collapse group); a posting-time window is a prefix of the rows. It answers the exact total, the rows of a page and the groups
+// industry and size, the collapse group); posting-time bounds are a range of the rows. It answers the exact total, the rows of a page and the groups
 // of a collapsed page of any request whose filters it holds, without visiting a heap row: a count that
 // PostgreSQL answers in hundreds of milliseconds when cold (every match's row is read) takes
 // milliseconds here. Requests with other filters are answered by PostgreSQL as before.
@@ -37,6 +37,8 @@ const HELD = new Set<keyof JobFilters>([
   'title',
   'title_advanced',
   'time_frame',
+  'posted_gte',
+  'posted_lt',
 ]);
 
 /** Whether the index can answer a request with these filters (its text queries aside). */
@@ -46,6 +48,7 @@ export function holds(f: JobFilters): boolean {
     if (!HELD.has(k as keyof JobFilters)) return false;
     // PostgreSQL orders NaN above every number; a bound past the finite numbers is left to it.
     if ((k === 'salary_gte' || k === 'salary_lte') && !Number.isFinite(v)) return false;
+    if ((k === 'posted_gte' || k === 'posted_lt') && printedMicros(v as string) === undefined) return false;
   }
   return true;
 }
@@ -60,6 +63,23 @@ export interface MatchRequest {
   filters: JobFilters;
   /** The trees of `title` and `title_advanced`, both to match. */
   text: TsNode[];
+}
+
+/**
+ * A timestamptz as PostgreSQL prints it (`2026-11-20 10:11:12.123456+00`), or as an instant parameter is
+ * given to it (`2026-11-20T10:11:12.123456+00:00`), in microseconds since the epoch; undefined for any
+ * other text (the request is then left to PostgreSQL).
+ */
+export function printedMicros(at: string): number | undefined {
+  const m =
+    /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?$/.exec(
+      at,
+    );
+  // Date.UTC reads years below 100 as 19xx.
+  if (!m || Number(m[1]) < 1000) return undefined;
+  const seconds = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) / 1000;
+  const offset = (+m[9] * 3600 + +(m[10] ?? 0) * 60 + +(m[11] ?? 0)) * (m[8] === '-' ? -1 : 1);
+  return (seconds - offset) * 1e6 + Number((m[7] ?? '').padEnd(6, '0'));
 }
 
 /** Builds an index from rows given in search order. */
@@ -346,10 +366,25 @@ export class MatchIndex {
     if (without.length) rows ??= this.everyRow();
     for (const w of without) rows = difference(rows!, w);
     rows ??= this.narrowest(f);
-    if (!f.time_frame) return { rows };
-    // Rows are newest first: those of the window are a prefix, of every row or of the candidates.
-    const end = this.postedSince(timeFrameStartMs(f.time_frame) * 1000);
-    return { rows: rows ? rows.subarray(0, firstAbove(rows, end - 1)) : this.everyRow().subarray(0, end) };
+    return { rows: this.inPostedBounds(rows, f) };
+  }
+
+  /**
+   * The rows of `rows` (every row when undefined) in the posting-time bounds of the filters: rows are
+   * newest first, so those posted since a start are a prefix, and those posted before an end a suffix.
+   */
+  private inPostedBounds(rows: RowSet | undefined, f: JobFilters): RowSet | undefined {
+    const n = this.p.ids.length;
+    const since = (us: number | undefined) => (us === undefined ? n : this.postedSince(us));
+    const start = f.time_frame && timeFrameStartMs(f.time_frame) * 1000;
+    const gte = f.posted_gte === undefined ? undefined : printedMicros(f.posted_gte);
+    const lt = f.posted_lt === undefined ? undefined : printedMicros(f.posted_lt);
+    if (start === undefined && gte === undefined && lt === undefined) return rows;
+    const to = Math.min(since(start), since(gte));
+    const from = lt === undefined ? 0 : this.postedSince(lt);
+    if (from >= to) return EMPTY;
+    if (!rows) return this.everyRow().subarray(from, to);
+    return rows.subarray(firstAbove(rows, from - 1), firstAbove(rows, to - 1));
   }
 
   /** How many rows were posted at or after `us` (microseconds since the epoch). */

@@ -52,23 +52,6 @@ export interface Built {
 
 export type IndexBuilder = () => Promise<Built>;
 
-/**
- * A timestamptz as PostgreSQL prints it (`2026-11-20 10:11:12.123456+00`) in microseconds since the
- * epoch; undefined for any other text. Used only to find a row whose id must match too, so a text read
- * wrongly can only leave the request to PostgreSQL.
- */
-export function printedMicros(at: string): number | undefined {
-  const m =
-    /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?$/.exec(
-      at,
-    );
-  // Date.UTC reads years below 100 as 19xx.
-  if (!m || Number(m[1]) < 1000) return undefined;
-  const seconds = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) / 1000;
-  const offset = (+m[9] * 3600 + +(m[10] ?? 0) * 60 + +(m[11] ?? 0)) * (m[8] === '-' ? -1 : 1);
-  return (seconds - offset) * 1e6 + Number((m[7] ?? '').padEnd(6, '0'));
-}
-
 /** Builds the index from the live jobs `pool` reads, in this thread. */
 export async function buildIndex(pool: pg.Pool): Promise<MatchIndex> {
   const b = new MatchIndexBuilder();

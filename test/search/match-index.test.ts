@@ -10,11 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../src/demo/generate.ts';
 import { expireDue } from '../../src/ingest/expiry.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
+import { instant } from '../../src/http/params/codecs.ts';
 import type { JobFilters } from '../../src/search/filters.ts';
 import type pg from 'pg';
 import { countJobs, matchStats, pageSize, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
-import { MatchService, printedMicros } from '../../src/search/match.ts';
-import { MatchIndexBuilder } from '../../src/search/match-index.ts';
+import { MatchService } from '../../src/search/match.ts';
+import { MatchIndexBuilder, printedMicros } from '../../src/search/match-index.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
 import { PageCache } from '../../src/search/page-cache.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
@@ -36,6 +37,8 @@ const values = {
   salaries: [] as number[],
   /** Posting times of live jobs, in milliseconds since the epoch (whole, as a window's start is). */
   posted: [] as number[],
+  /** The same jobs' posting times as PostgreSQL prints them (to the microsecond). */
+  postedText: [] as string[],
   /** Runs of two to four words of real titles, as they stand (stop words too). */
   runs: [] as string[][],
 };
@@ -84,11 +87,14 @@ beforeAll(async () => {
       `SELECT DISTINCT salary_annual_min::text AS v FROM jobs WHERE has_salary AND salary_annual_min IS NOT NULL LIMIT 20`,
     )
   ).map(Number);
-  values.posted = (
-    await q(
-      `SELECT floor(extract(epoch FROM posted_at) * 1000)::text AS v FROM jobs WHERE state = 0 ORDER BY random() LIMIT 40`,
+  const posted = (
+    await db.write.query<{ ms: string; t: string }>(
+      `SELECT floor(extract(epoch FROM posted_at) * 1000)::text AS ms, posted_at::text AS t
+       FROM jobs WHERE state = 0 ORDER BY random() LIMIT 40`,
     )
-  ).map(Number);
+  ).rows;
+  values.posted = posted.map((r) => Number(r.ms));
+  values.postedText = posted.map((r) => r.t);
   const titles = await q(`SELECT title_raw AS v FROM jobs WHERE state = 0 ORDER BY id LIMIT 300`);
   for (const t of titles) {
     const ws = t.split(/\s+/).filter((w) => /^[A-Za-z]+$/.test(w));
@@ -147,6 +153,24 @@ const randomAdvanced = () =>
     )
     .map(([a, b, c, op1, op2, prefix]) => `(${a}${prefix ? ':*' : ''} ${op1} ${b}) ${op2} ${c}`);
 
+/**
+ * An instant parameter as the codec gives it: a job's posting time as PostgreSQL prints it, or a
+ * millisecond either side of one, written in one of three zones.
+ */
+const postedBound = (param: string) =>
+  fc.oneof(
+    fc.constantFrom(...values.postedText).map((t) => instant.parse(t, param)),
+    fc
+      .tuple(
+        fc.constantFrom(...values.posted),
+        fc.constantFrom(-1, 0, 1),
+        fc.constantFrom(['Z', 0], ['+05:30', 330], ['-08:00', -480]) as fc.Arbitrary<[string, number]>,
+      )
+      .map(([ms, edge, [zone, minutes]]) =>
+        instant.parse(new Date(ms + edge + minutes * 60_000).toISOString().replace('Z', zone), param),
+      ),
+  );
+
 /** One to three filters (more rarely match anything in 1,200 postings). */
 function filtersArb(): fc.Arbitrary<JobFilters> {
   const each: Record<string, fc.Arbitrary<unknown>> = {
@@ -167,6 +191,8 @@ function filtersArb(): fc.Arbitrary<JobFilters> {
         fc.constantFrom(3_600_000, 86_400_000, 3650 * 86_400_000),
       )
       .map(([posted, edge, ms]) => ({ text: 'window', ms, at: posted + edge + ms })),
+    posted_gte: postedBound('posted_gte'),
+    posted_lt: postedBound('posted_lt'),
     title: webTitle().chain((t) => {
       try {
         return fc.constant(parseWebQuery(t));
