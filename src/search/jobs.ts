@@ -373,10 +373,15 @@ async function fromIndex(
   matchStats[a ? 'answered' : 'declined']++;
   if (!a) return undefined;
   if (!a.ids.length) return { total: a.total, rows: [], openings: a.openings };
-  const { rows } = await db.query<PageRow & { version: string }>(
-    sql`SELECT ${fields(req.descriptionFormat)}, ${raw(VERSION_SQL)} AS version
-        FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug WHERE j.id = ANY(${a.ids}::text[])`,
-  );
+  // A named (prepared) statement, as the look-up by id: it is the most frequent statement of searches,
+  // and planning it each time cost PostgreSQL about as much as reading its rows' keys.
+  const { text, values } = sql`SELECT ${fields(req.descriptionFormat)}, ${raw(VERSION_SQL)} AS version
+        FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug WHERE j.id = ANY(${a.ids}::text[])`;
+  const { rows } = await db.query<PageRow & { version: string }>({
+    name: `index_page_${req.descriptionFormat ?? 'none'}`,
+    text,
+    values,
+  });
   if (rows.length !== a.ids.length || rows.some((r) => Number(r.version) !== version)) return undefined;
   const byId = new Map(rows.map((r) => [r.id, r]));
   return { total: a.total, rows: a.ids.map((id) => byId.get(id)!), openings: a.openings };
