@@ -379,7 +379,7 @@ async function main() {
         .join('; ') || 'none'
     }`,
     `feed drain: ${drains.map((d) => `${d.rows_per_s} rows/s (${d.client})`).join(', ')}; ${drains[0].rows} rows, ${drains[0].pages} pages of 1000`,
-    `peak RSS: service ${serviceRss.peak_tree_rss_mb} MB over ${serviceRss.processes} processes (${serviceRss.end_tree_rss_mb} MB at the end) (largest process ${serviceRss.peak_process_hwm_mb} MB); baseline ${baselineRss.peak_tree_rss_mb} MB (${ratio(serviceRss.peak_tree_rss_mb, baselineRss.peak_tree_rss_mb)})`,
+    `peak RSS: service ${serviceRss.peak_tree_rss_mb} MB over ${serviceRss.processes} processes (${serviceRss.end_tree_rss_mb} MB at the end: ${serviceRss.end_process_rss_mb.join(' + ')}) (largest process ${serviceRss.peak_process_hwm_mb} MB); baseline ${baselineRss.peak_tree_rss_mb} MB (${ratio(serviceRss.peak_tree_rss_mb, baselineRss.peak_tree_rss_mb)})`,
     `${opts.duration} s per kind, ${opts.connections} connections; figures (ratio to the baseline):`,
     '',
     table(results),

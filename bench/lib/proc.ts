@@ -160,22 +160,28 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 /**
  * Samples the resident memory of a process tree twice a second. `peakTreeMb` is the largest sum of VmRSS
  * over the tree seen in a sample; `peakProcessMb` the largest VmHWM (the kernel's own high-water mark) of
- * any one process of the tree, read at every sample so an exited worker is not lost.
+ * any one process of the tree, read at every sample so an exited worker is not lost; `end_process_rss_mb`
+ * each process's VmRSS at the last sample.
  */
 export function rssSampler(pid: number) {
   let peakTree = 0;
   let lastTree = 0;
   let peakProcess = 0;
   let processes = 0;
+  let lastEach: number[] = [];
   const sample = () => {
     const pids = processTree(pid);
     processes = Math.max(processes, pids.length);
     let sum = 0;
+    const each: number[] = [];
     for (const p of pids) {
-      sum += statusKb(p, 'VmRSS');
+      const kb = statusKb(p, 'VmRSS');
+      each.push(kb);
+      sum += kb;
       peakProcess = Math.max(peakProcess, statusKb(p, 'VmHWM'));
     }
     lastTree = sum;
+    lastEach = each;
     peakTree = Math.max(peakTree, sum);
   };
   sample();
@@ -188,6 +194,8 @@ export function rssSampler(pid: number) {
       return {
         peak_tree_rss_mb: Math.round(peakTree / 1024),
         end_tree_rss_mb: Math.round(lastTree / 1024),
+        // The root (the service's primary) first, then its children: where the end's memory is.
+        end_process_rss_mb: lastEach.map((kb) => Math.round(kb / 1024)),
         peak_process_hwm_mb: Math.round(peakProcess / 1024),
         processes,
       };
