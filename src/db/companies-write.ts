@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import { JobState } from '../model/job-state.ts';
 import { KNOWN_SOURCES } from '../model/sources.ts';
+import { bumpDataVersion } from './feed-clock.ts';
 
 export interface CompanyRow {
   slug: string;
@@ -170,7 +171,7 @@ export async function loadSources(pool: pg.Pool | pg.PoolClient): Promise<Source
   return (await pool.query<SourceRow>('SELECT slug, legacy_slug, type, domain, name FROM sources')).rows;
 }
 
-/** Recomputes jobs_count of every company from the live jobs and re-renders the changed profiles. */
+/** Recomputes jobs_count of every company from the live jobs and re-renders the changed profiles (a new data version when any changed). */
 export async function refreshJobsCounts(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ slug: string }>(
     `WITH counts AS (
@@ -186,6 +187,9 @@ export async function refreshJobsCounts(pool: pg.Pool): Promise<number> {
   );
   const slugs = rows.map((r) => r.slug);
   for (let i = 0; i < slugs.length; i += 5000) await renderCompanies(pool, slugs.slice(i, i + 5000));
+  // The profiles inside kept feed pages changed: a new data version, once every profile is rendered.
+  // No job entered or left the live population, so totals kept at the old version carry over.
+  if (slugs.length) await bumpDataVersion(pool, { left: [], entered: [] });
   return slugs.length;
 }
 

@@ -30,7 +30,7 @@ export interface LiveChange {
  * Marks that what the API shows has changed (keys caches of totals). `change` is given when the only
  * change is rows leaving or entering the live population; otherwise cached totals are counted again.
  */
-export async function bumpDataVersion(client: pg.PoolClient, change?: LiveChange): Promise<void> {
+export async function bumpDataVersion(client: pg.Pool | pg.PoolClient, change?: LiveChange): Promise<void> {
   await client.query(
     `WITH v AS (UPDATE data_version SET version = version + 1 WHERE id = 1 RETURNING version),
           old AS (DELETE FROM data_changes WHERE at < now() - interval '1 hour')

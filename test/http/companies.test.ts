@@ -251,4 +251,40 @@ describe('the refresher after jobs expire', () => {
     expect(job.company).toEqual((await f.json('/v1/companies/fern-finance')).body);
     expect((await f.json('/v1/jobs?company_industry=financial%20services')).body.total).toBe(0);
   });
+
+  it('a feed page kept before the refresh is not served after it (the profiles in it changed)', async () => {
+    type Item = { id: string; source: string; url: string; company: { slug: string; jobs_count: number } };
+    const feed = async (): Promise<Item[]> => {
+      const { status, body } = await f.json('/v1/jobs/feed?since=3650d&limit=1000');
+      expect(status).toBe(200);
+      expect(body.next_cursor).toBeNull();
+      return body.data;
+    };
+    const acme = (items: Item[]) => items.filter((j) => j.company?.slug === 'acme-cloud');
+    const before = acme(await feed());
+    expect(before.length).toBeGreaterThan(1);
+    const count = before[0].company.jobs_count;
+    expect(count).toBe(before.length);
+    // One of Acme Cloud's postings is reported gone: a load, so a new data version, whose feed page is
+    // read (and kept) before the refresh has counted Acme Cloud's jobs again.
+    const [goner, stays] = before;
+    const report = await ingestRecords(f.db, [
+      {
+        kind: 'posting',
+        id: goner.id,
+        source: goner.source,
+        title: 'x',
+        company: { name: 'Acme Cloud', slug: 'acme-cloud' },
+        url: goner.url,
+        gone: true,
+      },
+    ]);
+    expect(report.expired).toBe(1);
+    expect(acme(await feed()).map((j) => j.company.jobs_count)).toEqual(Array(count - 1).fill(count));
+    await runRefresh(f.db);
+    const after = acme(await feed());
+    expect(after.map((j) => j.id)).toContain(stays.id);
+    expect(after.map((j) => j.company.jobs_count)).toEqual(Array(count - 1).fill(count - 1));
+    expect((await f.json(`/v1/jobs/${q(stays.id)}`)).body.company.jobs_count).toBe(count - 1);
+  });
 });
