@@ -814,6 +814,18 @@ VALUES ('jobs_live_salary_min', 'CREATE INDEX jobs_live_salary_min ON public.job
 ON CONFLICT (name) DO UPDATE SET def = EXCLUDED.def;
 `,
   },
+  {
+    id: 20,
+    name: 'company name index without a pending list',
+    // A GIN index with fastupdate keeps new entries in a pending list that every search reads in full
+    // until a vacuum merges it. The companies are few, and a jobs_count refresh rewrites many of their
+    // rows at once: after one, the whole trigram index of 1,500 companies was pending (232 of its 234
+    // pages) and \`companies?q=\` counted in 15 ms instead of 0.65. Entries now go straight into the index.
+    sql: `
+ALTER INDEX companies_name_trgm SET (fastupdate = off);
+SELECT gin_clean_pending_list('companies_name_trgm'::regclass);
+`,
+  },
 ];
 
 /** Applies every migration not yet applied. Returns the ids applied now. */

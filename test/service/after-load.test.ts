@@ -80,4 +80,25 @@ describe('afterLoad', () => {
     expect(rows[0].n).toBe(0);
     expect(rows[0].opts).toContain('autovacuum_vacuum_scale_factor=0.02');
   });
+
+  it('leaves no pending entries in the company name index, which every companies?q= reads', async () => {
+    await db.write.query('CREATE EXTENSION IF NOT EXISTS pgstattuple');
+    const pending = async () =>
+      (
+        await db.write.query<{ n: number }>(
+          "SELECT pending_tuples::int AS n FROM pgstatginindex('companies_name_trgm'::regclass)",
+        )
+      ).rows[0].n;
+    // New companies, and the refresh rewriting the rows of those whose jobs_count changed.
+    const more: CanonicalLine[] = [
+      { kind: 'company', slug: 'third-works', name: 'Third Works' },
+      { kind: 'company', slug: 'fourth-works', name: 'Fourth Works' },
+    ];
+    const before = await jobsCount('odd-works');
+    await load([...more, { ...posting(400), company: { name: 'Third Works', slug: 'third-works' } }]);
+    await load([{ ...posting(1), gone: true }]);
+    expect(await jobsCount('third-works')).toBe(1);
+    expect(await jobsCount('odd-works')).toBe(before - 1);
+    expect(await pending()).toBe(0);
+  });
 });
