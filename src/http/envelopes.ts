@@ -1,13 +1,10 @@
 // The response envelopes of the list endpoints, around the JSON that search/ returns. Bodies are
 // stitched as text: the jobs and companies are stored JSON already.
-import type { CompanyPage } from '../search/companies.ts';
 import type { FeedPage } from '../search/feeds.ts';
-import type { JobPage } from '../search/jobs.ts';
-
-const array = (items: string[]) => `[${items.join(',')}]`;
+import type { SearchPage } from '../search/page-cache.ts';
 
 /** /v1/jobs: `offset` only when paging by offset; collapsed pages have `collapsed` and no cursor. */
-export function jobSearchBody(page: JobPage, limit: number, offset: number, collapsed: boolean): Buffer {
+export function jobSearchBody(page: SearchPage, limit: number, offset: number, collapsed: boolean): Buffer {
   const tail = collapsed
     ? `,"offset":${offset},"collapsed":true}`
     : `${page.byCursor ? '' : `,"offset":${offset}`},"next_cursor":${JSON.stringify(page.nextCursor ?? null)}}`;
@@ -20,8 +17,12 @@ export function countBody(n: number): string {
   return `{"count":${n}}`;
 }
 
-export function companySearchBody(page: CompanyPage, limit: number, offset: number): string {
-  return `{"data":${array(page.companies)},"total":${page.total},"limit":${limit},"offset":${offset}}`;
+export function companySearchBody(page: SearchPage, limit: number, offset: number): Buffer {
+  return Buffer.concat([
+    DATA,
+    page.data,
+    Buffer.from(`,"total":${page.total},"limit":${limit},"offset":${offset}}`),
+  ]);
 }
 
 const COMMA = Buffer.from(',');

@@ -1,6 +1,9 @@
 // Company search and look-up by slug.
 import type pg from 'pg';
-import { and, likeEscape, type Sql, sql } from './sql.ts';
+import { dataVersion } from '../db/stats.ts';
+import type { PageCache, SearchPage } from './page-cache.ts';
+import { and, likeEscape, raw, type Sql, sql } from './sql.ts';
+import { VERSION_SQL } from './totals.ts';
 
 export interface CompanyFilters {
   q?: string;
@@ -12,18 +15,43 @@ export interface CompanyFilters {
   has_jobs?: boolean;
 }
 
-export interface CompanyPage {
-  /** Full profiles of the page as JSON, remco first, then by followers. */
-  companies: string[];
-  total: number;
+export interface CompanySearch {
+  pool: pg.Pool;
+  /** Pages kept per data version (the companies change only with a new one, see bumpDataVersion). */
+  pages?: PageCache<SearchPage>;
+  /** The data version read with the key, when `pool` reads the primary. */
+  version?: number;
 }
 
+/** The page's full profiles, remco first, then by followers, and the exact total. */
 export async function searchCompanies(
+  ctx: CompanySearch,
+  f: CompanyFilters,
+  limit: number,
+  offset: number,
+): Promise<SearchPage> {
+  if (!ctx.pages) return (await readCompanies(ctx.pool, f, limit, offset)).value;
+  const version = ctx.version ?? (await dataVersion(ctx.pool));
+  return ctx.pages.resolve(version, pageKey(f, limit, offset), () =>
+    readCompanies(ctx.pool, f, limit, offset),
+  );
+}
+
+/** The request as a key: lists are sets, so their order does not matter. */
+function pageKey(f: CompanyFilters, limit: number, offset: number): string {
+  const set = (v?: string[]) => (v ? [...v].sort() : null);
+  const { q, industry, country, size, employee_count_gte, employee_count_lt, has_jobs } = f;
+  const parts = [q, set(industry), set(country), set(size), employee_count_gte, employee_count_lt, has_jobs];
+  return `companies|${JSON.stringify(parts)}|${limit}|${offset}`;
+}
+
+/** One statement, so one snapshot: the page, its total and the data version they were read at. */
+async function readCompanies(
   pool: pg.Pool,
   f: CompanyFilters,
   limit: number,
   offset: number,
-): Promise<CompanyPage> {
+): Promise<{ version: number; value: SearchPage }> {
   const w: Sql[] = [];
   if (f.q) w.push(sql`lower(c.name) LIKE ${`%${likeEscape(f.q.toLowerCase())}%`}`);
   if (f.industry) w.push(sql`c.industry_key = ANY(${f.industry}::text[])`);
@@ -40,12 +68,13 @@ export async function searchCompanies(
       ORDER BY c.remco DESC, c.followers DESC, c.slug
       LIMIT ${limit} OFFSET ${offset}
     )
-    SELECT (SELECT count(*) FROM companies c WHERE ${where}) AS total, page.*
+    SELECT (SELECT count(*) FROM companies c WHERE ${where}) AS total, ${raw(VERSION_SQL)} AS version, page.*
     FROM (SELECT 1) AS one LEFT JOIN page ON true
     ORDER BY page.remco DESC, page.followers DESC, page.slug`);
+  const profiles = rows.filter((r) => r.slug !== null).map((r) => r.profile_json);
   return {
-    companies: rows.filter((r) => r.slug !== null).map((r) => r.profile_json),
-    total: Number(rows[0].total),
+    version: Number(rows[0].version),
+    value: { data: Buffer.from(`[${profiles.join(',')}]`), total: Number(rows[0].total), byCursor: false },
   };
 }
 

@@ -6,7 +6,7 @@ import { withSnapshot } from '../db/pool.ts';
 import { dataVersion } from '../db/stats.ts';
 import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
 import { compileFilters, type JobFilters } from './filters.ts';
-import type { PageCache } from './page-cache.ts';
+import type { PageCache, SearchPage } from './page-cache.ts';
 import { MAX_SORTED, type PageStrategy, pageStrategy } from './plan.ts';
 import { type DescriptionFormat, descriptionColumn, type JobRow, renderJob } from './render.ts';
 import { raw, type Sql, sql, stateIs } from './sql.ts';
@@ -34,7 +34,7 @@ export interface SearchContext {
   /** The data version of `pool` read earlier in this request (with its key), if it was. */
   version?: number;
   /** Search pages per data version; without it every request reads its page. */
-  pages?: PageCache<JobPage>;
+  pages?: PageCache<SearchPage>;
   /** The in-memory match index; without it (or when it cannot answer) PostgreSQL counts and pages. */
   match?: MatchSource;
 }
@@ -45,20 +45,6 @@ type Db = pg.Pool | pg.PoolClient;
 async function currentVersion(ctx: SearchContext, db: Db): Promise<number | undefined> {
   if (!ctx.totals) return undefined;
   return ctx.version ?? dataVersion(db);
-}
-
-export interface JobPage {
-  /**
-   * The jobs of the page, newest first, as one JSON array in UTF-8: encoded once, so a kept page is
-   * written as it is (encoding 100 kB of text per response cost a worker a third of its time).
-   */
-  data: Buffer;
-  /** Exact number of matches (of groups when collapsed). */
-  total: number;
-  /** Flat pages: the cursor of the next page, null at the end. Collapsed pages have none. */
-  nextCursor?: string | null;
-  /** True when the page was paged by cursor (it then has no offset). */
-  byCursor: boolean;
 }
 
 /** A compiled request: the filters' condition and the keys its totals are cached under. */
@@ -73,7 +59,7 @@ const fields = (fmt: DescriptionFormat) =>
   raw(`j.id, j.doc, coalesce(c.subset_json, j.company_fallback) AS company, ${descriptionColumn(fmt)} AS description,
    j.posted_at::text AS pos`);
 
-export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promise<JobPage> {
+export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promise<SearchPage> {
   const fp = fingerprint('jobs', canonicalFilters(req.filters));
   const read = (db: Db, version: number | undefined) => {
     // Compiled only when the page is read: a kept page needs its fingerprint alone.
@@ -117,7 +103,7 @@ async function indexedPage(
   version: number | undefined,
   req: SearchRequest,
   fp: string,
-): Promise<JobPage | undefined> {
+): Promise<SearchPage | undefined> {
   if (req.collapse) {
     const m = await fromIndex(ctx, ctx.pool, version, req, {
       offset: req.offset,
@@ -163,11 +149,6 @@ function rememberTotal(ctx: SearchContext, f: JobFilters, version: number, key: 
 function pageKey(fp: string, req: SearchRequest): string {
   const { collapse, descriptionFormat, limit, offset, cursor } = req;
   return [collapse ? 'groups' : 'jobs', fp, descriptionFormat ?? '', limit, offset, cursor ?? ''].join('|');
-}
-
-/** What a kept page holds, in bytes. */
-export function pageSize(page: JobPage): number {
-  return page.data.length + 2 * (64 + (page.nextCursor?.length ?? 0));
 }
 
 /** The filters with every list sorted: a list is a set, so its order does not change the query. */
@@ -223,7 +204,7 @@ async function searchFlat(
   version: number | undefined,
   req: SearchRequest,
   c: Compiled,
-): Promise<JobPage> {
+): Promise<SearchPage> {
   const after: CursorPosition | undefined = req.cursor
     ? decodeCursor(ctx.cursorSecret, c.fp, req.cursor)
     : undefined;
@@ -315,7 +296,7 @@ async function searchCollapsed(
   version: number | undefined,
   req: SearchRequest,
   c: Compiled,
-): Promise<JobPage> {
+): Promise<SearchPage> {
   const want = req.offset + req.limit;
   const total = await exactCount(client, ctx.totals, version, req.filters, c.where, `groups|${c.fp}`, true);
   const newest = new Map<string, { id: string; pos: string }>();

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalLine } from '../../src/model/record.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
+import { bumpDataVersion } from '../../src/db/feed-clock.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { SIZE_BUCKETS } from '../../src/enums.ts';
 import {
@@ -286,5 +287,38 @@ describe('the refresher after jobs expire', () => {
     expect(after.map((j) => j.id)).toContain(stays.id);
     expect(after.map((j) => j.company.jobs_count)).toEqual(Array(count - 1).fill(count - 1));
     expect((await f.json(`/v1/jobs/${q(stays.id)}`)).body.company.jobs_count).toBe(count - 1);
+  });
+});
+
+describe('company pages kept per data version', () => {
+  it('answers a page asked again from memory, and a new data version at once', async () => {
+    const url = '/v1/companies?q=acme&limit=5';
+    const first = await f.json(url);
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((c: { slug: string }) => c.slug)).toEqual(['acme-cloud']);
+    const { rows } = await f.db.write.query<{ p: string }>(
+      "SELECT profile_json AS p FROM companies WHERE slug = 'acme-cloud'",
+    );
+    const changed = JSON.stringify({ ...JSON.parse(rows[0].p), name: 'Acme Cloud Renamed' });
+    try {
+      // Written behind the service's back, without a new data version: the kept page is still served,
+      // so it was not read again.
+      await f.db.write.query("UPDATE companies SET profile_json = $1 WHERE slug = 'acme-cloud'", [changed]);
+      expect((await f.json(url)).body).toEqual(first.body);
+      // With a new data version, as every write of the service makes, the page is read again.
+      await bumpDataVersion(f.db.write, { left: [], entered: [] });
+      const second = await f.json(url);
+      expect(second.body.data[0].name).toBe('Acme Cloud Renamed');
+      expect(second.body.total).toBe(1);
+      // Another page of the same search is a page of its own.
+      expect((await f.json('/v1/companies?q=acme&limit=5&offset=1')).body).toMatchObject({
+        data: [],
+        total: 1,
+      });
+    } finally {
+      await f.db.write.query("UPDATE companies SET profile_json = $1 WHERE slug = 'acme-cloud'", [rows[0].p]);
+      await bumpDataVersion(f.db.write, { left: [], entered: [] });
+    }
+    expect((await f.json(url)).body).toEqual(first.body);
   });
 });

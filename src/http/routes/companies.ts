@@ -14,8 +14,14 @@ export const companyRoutes: Route[] = [
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const { limit = 50, offset = 0, ...filters } = params;
+      const search = {
+        pool: ctx.db.read,
+        pages: ctx.pages,
+        // Read with the key on the primary; a replica's own version is read where it is searched.
+        version: ctx.db.readIsPrimary ? ctx.dataVersion : undefined,
+      };
       return {
-        body: companySearchBody(await searchCompanies(ctx.db.read, filters, limit, offset), limit, offset),
+        body: companySearchBody(await searchCompanies(search, filters, limit, offset), limit, offset),
       };
     },
   }),

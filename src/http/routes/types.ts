@@ -3,8 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/pool.ts';
 import type { FeedPage } from '../../search/feeds.ts';
-import type { JobPage } from '../../search/jobs.ts';
-import type { PageCache } from '../../search/page-cache.ts';
+import type { PageCache, SearchPage } from '../../search/page-cache.ts';
 import type { TotalsCache } from '../../search/totals.ts';
 import type { MatchSource } from '../../search/match.ts';
 import type { Limiter } from '../../limiter/limits.ts';
@@ -20,8 +19,8 @@ export interface AppContext {
   limiter?: Limiter;
   /** Set by buildApp: exact totals cached per data version. */
   totals?: TotalsCache;
-  /** Set by buildApp: search pages kept per data version (none when PAGE_CACHE_MB is 0). */
-  pages?: PageCache<JobPage>;
+  /** Set by buildApp: search pages (jobs and companies) kept per data version (none when PAGE_CACHE_MB is 0). */
+  pages?: PageCache<SearchPage>;
   /** Set by buildApp: feed pages kept per data version (none when PAGE_CACHE_MB is 0). */
   feedPages?: PageCache<FeedPage>;
   /** The in-memory match index (set by buildApp in a worker, or given by the process that holds it). */
