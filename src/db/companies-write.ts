@@ -171,7 +171,10 @@ export async function loadSources(pool: pg.Pool | pg.PoolClient): Promise<Source
   return (await pool.query<SourceRow>('SELECT slug, legacy_slug, type, domain, name FROM sources')).rows;
 }
 
-/** Recomputes jobs_count of every company from the live jobs and re-renders the changed profiles (a new data version when any changed). */
+/**
+ * Recomputes jobs_count of every company from the live jobs and re-renders the changed profiles; a new
+ * data version when any changed.
+ */
 export async function refreshJobsCounts(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ slug: string }>(
     `WITH counts AS (

@@ -74,7 +74,7 @@ async function readCompanies(
   const profiles = rows.filter((r) => r.slug !== null).map((r) => r.profile_json);
   return {
     version: Number(rows[0].version),
-    value: { data: Buffer.from(`[${profiles.join(',')}]`), total: Number(rows[0].total), byCursor: false },
+    value: { data: Buffer.from(`[${profiles.join(',')}]`), total: Number(rows[0].total) },
   };
 }
 

@@ -19,8 +19,8 @@ export interface SearchPage {
   total: number;
   /** Flat pages of jobs: the cursor of the next page, null at the end. Other pages have none. */
   nextCursor?: string | null;
-  /** True when the page was paged by cursor (it then has no offset). */
-  byCursor: boolean;
+  /** Job pages: true when the page was paged by cursor (it then has no offset). */
+  byCursor?: boolean;
 }
 
 /** What a kept search page holds, in bytes. */
