@@ -40,7 +40,7 @@ async function runExpiry(db: Db, config: Config): Promise<void> {
   await exclusively(db, EXPIRY_LOCK, async () => {
     await expireDue(db);
     await purgeExpired(db.write, config.EXPIRED_RETENTION_DAYS);
-    // Window rows of keys that stopped sending requests (active keys clean their own).
+    // Window rows that left their windows (the limiter's vacuum deletes them too, every few seconds).
     await purgeRateHits(db.write, Date.now());
     await purgeSharedTotals(db.write);
   });
@@ -127,11 +127,15 @@ export function startSchedules(db: Db, config: Config, log: (msg: string, err?: 
     every(config.EXPIRY_INTERVAL_S, 'expiry', () => runExpiry(db, config)),
     every(config.REFRESH_INTERVAL_S, 'refresh', () => runRefresh(db)),
   ];
-  // The PostgreSQL limiter (no Redis): its window rows are deleted by every take.
+  // The PostgreSQL limiter (no Redis): the rows that left their windows are deleted here, in bulk, and
+  // vacuumed; takes never delete (migration 21).
   if (!config.REDIS_URL)
     timers.push(
       every(LIMITER_VACUUM_S, 'limiter vacuum', async () => {
-        await exclusively(db, LIMITER_VACUUM_LOCK, () => vacuumRateHits(db.write));
+        await exclusively(db, LIMITER_VACUUM_LOCK, async () => {
+          await purgeRateHits(db.write, Date.now());
+          await vacuumRateHits(db.write);
+        });
       }),
     );
   const boards = config.CRAWL_BOARDS;
