@@ -4,7 +4,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serviceExecArgv } from '../../src/cli/serve.ts';
-import { workerExecArgv } from '../../src/service/supervisor.ts';
+import { readFileSync } from 'node:fs';
+import { WORKER_MALLOC_ENV, workerEnv, workerExecArgv } from '../../src/service/supervisor.ts';
 
 const script = fileURLToPath(new URL('../helpers/supervised.ts', import.meta.url));
 const started: ChildProcess[] = [];
@@ -89,4 +90,28 @@ describe('the Node flags of a worker', () => {
       '--max-semi-space-size=8',
     ]);
   });
+});
+
+describe("the allocator's settings of a worker", () => {
+  it('are added to what the primary passes on, unless the operator chose them', () => {
+    expect(workerEnv({}, { A: '1' })).toEqual({
+      MALLOC_MMAP_THRESHOLD_: '262144',
+      MALLOC_TRIM_THRESHOLD_: '1048576',
+      A: '1',
+    });
+    expect(workerEnv({ MALLOC_MMAP_THRESHOLD_: '65536' })).toEqual({ MALLOC_TRIM_THRESHOLD_: '1048576' });
+  });
+
+  it.skipIf(process.platform !== 'linux' || process.env.MALLOC_MMAP_THRESHOLD_ !== undefined)(
+    'reach the forked workers',
+    async () => {
+      const p = startPrimary('serve');
+      await p.waitFor(/all ready/, 20_000);
+      const pid = Number(p.output().match(/worker (\d+) ready/)![1]);
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      for (const [k, v] of Object.entries(WORKER_MALLOC_ENV)) expect(environ).toContain(`${k}=${v}`);
+      p.child.kill('SIGTERM');
+      expect(await p.exit).toBe(0);
+    },
+  );
 });
