@@ -51,8 +51,9 @@ export async function vacuumRateHits(pool: pg.Pool): Promise<void> {
 }
 
 /**
- * Moves every key's window to `nowMs` and deletes the rows that left it (a take only moves its own
- * window). Returns the number of requests whose rows were deleted.
+ * Deletes the window rows that left their keys' windows at `nowMs`, moving each such key's window on
+ * first (a take moves only its own, and deletes nothing). Returns the number of requests whose rows were
+ * deleted.
  */
 export async function purgeRateHits(pool: pg.Pool, nowMs: number): Promise<number> {
   const { rows } = await pool.query<{ n: string }>('SELECT limiter_purge($1, $2) AS n', [nowMs, WINDOW_MS]);

@@ -40,8 +40,6 @@ async function runExpiry(db: Db, config: Config): Promise<void> {
   await exclusively(db, EXPIRY_LOCK, async () => {
     await expireDue(db);
     await purgeExpired(db.write, config.EXPIRED_RETENTION_DAYS);
-    // Window rows that left their windows (the limiter's vacuum deletes them too, every few seconds).
-    await purgeRateHits(db.write, Date.now());
     await purgeSharedTotals(db.write);
   });
 }

@@ -236,7 +236,7 @@ describe('sliding window', () => {
           [keyId],
         )
       ).rows[0];
-    // The requests stored in the window that ends at \`at\`.
+    // The requests stored in the window that ends at `at`.
     const inWindow = async (at: number) =>
       (
         await db.write.query<{ n: number }>(

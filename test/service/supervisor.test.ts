@@ -1,10 +1,10 @@
 // Worker supervision with real processes: a killed worker is replaced and logged, replacements that
 // keep dying back off, and a service that cannot serve at all makes the primary exit non-zero.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serviceExecArgv } from '../../src/cli/serve.ts';
-import { readFileSync } from 'node:fs';
 import { WORKER_MALLOC_ENV, workerEnv, workerExecArgv } from '../../src/service/supervisor.ts';
 
 const script = fileURLToPath(new URL('../helpers/supervised.ts', import.meta.url));
