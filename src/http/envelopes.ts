@@ -33,7 +33,7 @@ export function feedBody(page: FeedPage, since?: string): Buffer {
   const parts: Buffer[] = [Buffer.from(`{${echo}"count":${page.count},"data":[`)];
   page.items.forEach((item, i) => {
     if (i) parts.push(COMMA);
-    parts.push(item);
+    parts.push(...item);
   });
   parts.push(Buffer.from(`],"next_cursor":${JSON.stringify(page.nextCursor)}}`));
   return Buffer.concat(parts);

@@ -129,7 +129,9 @@ export async function readFeedPage(
 
 /** What a kept feed page holds, in bytes. */
 export function feedPageSize(page: FeedPage): number {
-  return page.items.reduce((n, b) => n + b.length + 16, 0) + 2 * (64 + (page.nextCursor?.length ?? 0));
+  let n = 2 * (64 + (page.nextCursor?.length ?? 0));
+  for (const item of page.items) for (const part of item) n += part.length + 16;
+  return n;
 }
 
 /**

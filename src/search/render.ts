@@ -14,7 +14,7 @@ export interface JobRow {
 
 /**
  * The job's public JSON. Ids and titles precede the placeholder and, being JSON strings, cannot contain it.
- * The feeds make the same text in SQL (`itemSql` in feeds.ts); test/http/feeds.test.ts holds them equal.
+ * The feeds make the same text from bytes (`jobParts`); test/http/feeds.test.ts holds them equal.
  */
 export function renderJob(row: JobRow): string {
   const at = row.doc.indexOf(PLACEHOLDER);
@@ -27,6 +27,27 @@ export function renderJob(row: JobRow): string {
   if (row.openings !== undefined) extra += `,"openings":${row.openings}`;
   if (extra) out = out.slice(0, -1) + extra + '}';
   return out;
+}
+
+const PLACEHOLDER_BYTES = Buffer.from(PLACEHOLDER);
+const COMPANY_KEY = Buffer.from('"company":');
+const DESCRIPTION_KEY = Buffer.from(',"description":');
+const CLOSE = Buffer.from('}');
+
+/**
+ * `renderJob` of a row read as bytes (the feeds): the pieces whose concatenation is the job's public
+ * JSON, views into the row's own bytes, so a page is copied once, into its response.
+ */
+export function jobParts(doc: Buffer, company: Buffer, description: Buffer | null): Buffer[] {
+  const at = doc.indexOf(PLACEHOLDER_BYTES);
+  const parts =
+    at < 0 ? [doc] : [doc.subarray(0, at), COMPANY_KEY, company, doc.subarray(at + PLACEHOLDER_BYTES.length)];
+  if (description === null) return parts;
+  // The document ends with its object's `}` (one byte): the description goes before it.
+  const last = parts.length - 1;
+  parts[last] = parts[last].subarray(0, -1);
+  parts.push(DESCRIPTION_KEY, description, CLOSE);
+  return parts;
 }
 
 /** Column holding the JSON-encoded description for a format, or NULL. */

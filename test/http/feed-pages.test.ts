@@ -178,7 +178,8 @@ describe('kept feed pages', () => {
     // Past the slack the first item has left the window: the page is read again, without it.
     await new Promise((r) => setTimeout(r, first.slackMs! + 50));
     const later = await read();
-    expect(later.items.map(String)).not.toContain(String(first.items[0]));
+    const text = (item: Buffer[]) => Buffer.concat(item).toString();
+    expect(later.items.map(text)).not.toContain(text(first.items[0]));
     expect(kept.hits).toBe(0);
     expect(kept.misses).toBe(2);
   });
