@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { join } from 'sql-template-tag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BinaryCopyReader, copyRows, inlineSql } from '../../src/db/copy-out.ts';
+import { copyRows, inlineSql, readBinaryCopy } from '../../src/db/copy-out.ts';
 import { isTimeoutOrConnectionError } from '../../src/db/pool.ts';
 import { sql } from '../../src/search/sql.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
@@ -70,77 +70,6 @@ describe('copyRows', () => {
     expect(() => inlineSql(sql`SELECT ${{}}`)).toThrow(TypeError);
     expect(inlineSql(sql`SELECT ${"it's"}, ${2.5}`)).toBe("SELECT 'it''s', (2.5)");
     expect(inlineSql(sql`SELECT ${'back\\slash'}`)).toBe("SELECT  E'back\\\\slash'");
-    expect(() => new BinaryCopyReader().push(Buffer.from('not copy at all, certainly'))).toThrow();
-  });
-});
-
-type Row = (Buffer | null)[];
-
-/** A binary COPY stream of `rows`, its header carrying an extension of `extension` bytes. */
-function copyStream(rows: Row[], extension: number): Buffer {
-  const parts: Buffer[] = [Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(4), Buffer.alloc(4)];
-  parts[2].writeUInt32BE(extension);
-  parts.push(Buffer.alloc(extension, 7));
-  for (const row of rows) {
-    const count = Buffer.alloc(2);
-    count.writeInt16BE(row.length);
-    parts.push(count);
-    for (const field of row) {
-      const len = Buffer.alloc(4);
-      len.writeInt32BE(field ? field.length : -1);
-      parts.push(len);
-      if (field) parts.push(field);
-    }
-  }
-  parts.push(Buffer.from([0xff, 0xff]));
-  return Buffer.concat(parts);
-}
-
-/** `data` cut at `cuts` (offsets, in any order). */
-const cut = (data: Buffer, cuts: number[]) => {
-  const at = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
-  return [0, ...at].map((from, i) => data.subarray(from, i < at.length ? at[i] : data.length));
-};
-
-describe('BinaryCopyReader', () => {
-  const field = fc.option(
-    fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
-    { freq: 5 },
-  );
-  const rows = fc.array(fc.array(field, { minLength: 1, maxLength: 5 }), { maxLength: 30 });
-
-  it('reads the same rows however the stream is cut into chunks', () => {
-    fc.assert(
-      fc.property(rows, fc.nat(40), fc.array(fc.nat(), { maxLength: 60 }), (want, ext, cuts) => {
-        const reader = new BinaryCopyReader();
-        for (const chunk of cut(copyStream(want, ext), cuts)) reader.push(chunk);
-        expect(reader.end()).toEqual(want);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('reads a stream pushed one byte at a time', () => {
-    const want: Row[] = [
-      [Buffer.from('a'), null],
-      [Buffer.alloc(0), Buffer.from('long'.repeat(100))],
-    ];
-    const data = copyStream(want, 3);
-    const reader = new BinaryCopyReader();
-    for (let i = 0; i < data.length; i++) reader.push(data.subarray(i, i + 1));
-    expect(reader.end()).toEqual(want);
-  });
-
-  it('refuses a stream cut short or with bytes after its trailer', () => {
-    const data = copyStream([[Buffer.from('abc')]], 0);
-    for (let n = 0; n < data.length; n++) {
-      const reader = new BinaryCopyReader();
-      reader.push(data.subarray(0, n));
-      expect(() => reader.end()).toThrow(/before its trailer/);
-    }
-    expect(() => new BinaryCopyReader().push(Buffer.concat([data, Buffer.from('x')]))).toThrow(/after/);
-    const reader = new BinaryCopyReader();
-    reader.push(data);
-    expect(() => reader.push(Buffer.from('x'))).toThrow(/after/);
+    expect(() => readBinaryCopy(Buffer.from('not copy at all, certainly'))).toThrow();
   });
 });
