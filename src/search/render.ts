@@ -36,7 +36,7 @@ const CLOSE = Buffer.from('}');
 
 /**
  * `renderJob` of a row read as bytes (the feeds): the pieces whose concatenation is the job's public
- * JSON, views into the row's own bytes, so a page is copied once, into its response.
+ * JSON, views into the row's own bytes, so an item is copied only into its response.
  */
 export function jobParts(doc: Buffer, company: Buffer, description: Buffer | null): Buffer[] {
   const at = doc.indexOf(PLACEHOLDER_BYTES);

@@ -1,0 +1,36 @@
+// The feeds put a job's JSON together from its bytes (jobParts); the rest of the API renders it from
+// strings (renderJob). Both must give the same text for any document, profile and description.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jobParts, PLACEHOLDER, renderJob } from '../../src/search/render.ts';
+
+/** Keys and values beyond ASCII too: the parts are cut at byte offsets. */
+const text = fc.string({ unit: 'grapheme' });
+
+/** A JSON object's text with the placeholder among its keys, as stored documents are. */
+const doc = fc.tuple(fc.dictionary(text, text), fc.dictionary(text, text)).map(([before, after]) => {
+  const body = (o: Record<string, string>) => JSON.stringify(o).slice(1, -1);
+  return `{${[body(before), PLACEHOLDER, body(after)].filter(Boolean).join(',')}}`;
+});
+const json = fc.jsonValue().map((v) => JSON.stringify(v));
+
+describe('jobParts', () => {
+  it('gives the bytes of renderJob, with and without a description', () => {
+    fc.assert(
+      fc.property(doc, json, fc.option(json), (d, company, description) => {
+        const parts = jobParts(
+          Buffer.from(d),
+          Buffer.from(company),
+          description === null ? null : Buffer.from(description),
+        );
+        expect(Buffer.concat(parts).toString()).toBe(renderJob({ doc: d, company, description }));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves a document without the placeholder as it is', () => {
+    const parts = jobParts(Buffer.from('{"id":"a"}'), Buffer.from('{}'), Buffer.from('"d"'));
+    expect(Buffer.concat(parts).toString()).toBe('{"id":"a","description":"d"}');
+  });
+});
