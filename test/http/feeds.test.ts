@@ -172,8 +172,8 @@ describe('feed endpoints', () => {
 
 describe('feed items', () => {
   it('are the same JSON, key for key, as the job by id, in every description format', async () => {
-    // Text beyond ASCII, a company without a domain, and markup in the description: the feeds render
-    // items in SQL and pass their bytes on undecoded, the job by id renders them in the service.
+    // Text beyond ASCII, a company without a domain, and markup in the description: the feeds put
+    // items together from their bytes undecoded (jobParts), the job by id renders them from strings.
     await ingestRecords(t.db, [
       { kind: 'company', slug: 'cafe-nandu', name: 'Café Ñandú', industry: 'Hospitality – Cafés' },
       posting('lever', 'u1', {
