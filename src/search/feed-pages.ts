@@ -20,7 +20,7 @@
 // for a client that came back to it: one whose cursor this process handed out itself. A client that
 // hops between processes costs no speculative query at all.
 import type pg from 'pg';
-import { type FeedPage, type FeedRequest, isLargeFeedPage, readFeed } from './feeds.ts';
+import { type FeedPage, type FeedRequest, isLargeFeedPage, readFeed, readNextCursor } from './feeds.ts';
 import type { PageCache } from './page-cache.ts';
 
 /** Pages smaller than this are cheap to read on demand and rarely part of a bulk sync. */
@@ -39,6 +39,8 @@ interface Ahead {
   version: number;
   at: number;
   page: Promise<FeedPage | undefined>;
+  /** The page's `next_cursor`, read from the index before the page itself is (null at the end or on error). */
+  next: Promise<string | null>;
   /** Dropped unserved (expired, or the data changed): the pages after it are not wanted either. */
   dropped?: boolean;
 }
@@ -135,10 +137,12 @@ export function feedPageSize(page: FeedPage): number {
 }
 
 /**
- * Reads `req` ahead unless it is already being read or the process holds its limit of pages. Once read,
- * unless dropped meanwhile, the page after it follows while there is room: a client that keeps paging
- * then finds the next page ready instead of in flight, and the service's own work on a page (the
- * driver's and the envelope's) overlaps the client's too, not only PostgreSQL's.
+ * Reads `req` ahead unless it is already being read or the process holds its limit of pages, and the
+ * pages after it while there is room. The cursor of the page after a page comes from the feed's index
+ * (`readNextCursor`), so the two pages are read at the same time by two connections: a drain that finds
+ * its documents out of the cache waits on two reads from disk at once instead of one after the other.
+ * A client that keeps paging finds the next page ready instead of in flight, and the service's own work
+ * on a page (the driver's and the envelope's) overlaps the client's too, not only PostgreSQL's.
  */
 function readAhead(
   pool: pg.Pool,
@@ -155,16 +159,24 @@ function readAhead(
       pages.delete(k);
       readAheadStats.discarded++;
     }
-  if (pages.has(key) || pages.size >= MAX_PAGES) return;
-  // Kept already (another client read it): the request will find it there.
-  const held = kept?.peek(version, key);
-  if (held && fits(req, held)) return;
-  // A failed read ahead costs nothing: the request for that page reads it again.
-  const entry: Ahead = { version, at: Date.now(), page: readFeed(pool, secret, req).catch(() => undefined) };
-  readAheadStats.started++;
-  pages.set(key, entry);
-  void entry.page.then((p) => {
-    if (p?.nextCursor && !entry.dropped)
-      readAhead(pool, secret, { ...req, cursor: p.nextCursor }, version, kept);
+  let entry = pages.get(key);
+  if (!entry) {
+    if (pages.size >= MAX_PAGES) return;
+    // Kept already (another client read it): the request will find it there.
+    const held = kept?.peek(version, key);
+    if (held && fits(req, held)) return;
+    // A failed read ahead costs nothing: the request for that page reads it again.
+    entry = {
+      version,
+      at: Date.now(),
+      page: readFeed(pool, secret, req).catch(() => undefined),
+      next: readNextCursor(pool, secret, req).catch(() => null),
+    };
+    readAheadStats.started++;
+    pages.set(key, entry);
+  }
+  const self = entry;
+  void self.next.then((cursor) => {
+    if (cursor && !self.dropped) readAhead(pool, secret, { ...req, cursor }, version, kept);
   });
 }

@@ -62,7 +62,8 @@ function itemColumns(kind: FeedKind, format: DescriptionFormat): string {
   return `j.doc, coalesce(c.profile_json, j.company_fallback), ${description}`;
 }
 
-export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest): Promise<FeedPage> {
+/** What every read of `req`'s page shares: its fingerprint, its key column and its rows' conditions. */
+function pageOf(secret: string, req: FeedRequest) {
   const { col, where } = KEY[req.kind];
   // The window belongs to the cursor's query: a cursor replayed on another window is refused.
   const fp = fingerprint(req.kind, { start: req.start, fmt: req.descriptionFormat ?? null });
@@ -74,6 +75,24 @@ export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest):
       : sql`(now() - ${req.start.ms} * interval '1 millisecond')`;
   const start = sql`${c} >= ${from}`;
   const keyset = after ? sql`AND (${c}, j.id) > (${after.at}::timestamptz, ${after.id})` : sql``;
+  return { fp, c, from, rows: sql`${raw(where)} AND ${start} ${keyset}` };
+}
+
+/**
+ * The `next_cursor` that `readFeed` hands out with `req`'s page (null at the feed's end), read from the
+ * feed's index alone (an index-only scan: no row and no document is fetched). The page after `req`'s can
+ * then be read at the same time as `req`'s own.
+ */
+export async function readNextCursor(pool: pg.Pool, secret: string, req: FeedRequest): Promise<string | null> {
+  const { fp, c, rows } = pageOf(secret, req);
+  const { rows: edge } = await pool.query<{ at: string; id: string }>(sql`
+    SELECT ${c}::text AS at, j.id FROM jobs j WHERE ${rows}
+    ORDER BY ${c}, j.id OFFSET ${req.limit - 1} LIMIT 2`);
+  return edge.length === 2 ? encodeCursor(secret, fp, { at: edge[0]!.at, id: edge[0]!.id }) : null;
+}
+
+export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest): Promise<FeedPage> {
+  const { fp, c, from, rows: where } = pageOf(secret, req);
   const join = raw(req.kind === 'expired' ? '' : 'LEFT JOIN companies c ON c.slug = j.company_slug');
   // Rendered by PostgreSQL and read as bytes (db/copy-out.ts): the page is passed on, not parsed.
   const readAt = Date.now();
@@ -83,7 +102,7 @@ export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest):
     SELECT ${raw(itemColumns(req.kind, req.descriptionFormat))}, ${c}::text, j.id,
       ${raw(VERSION_SQL)}::text, floor(extract(epoch FROM ${c} - ${from}) * 1000)::text
     FROM jobs j ${join}
-    WHERE ${raw(where)} AND ${start} ${keyset}
+    WHERE ${where}
     ORDER BY ${c}, j.id
     LIMIT ${req.limit + 1}`,
   );

@@ -2,12 +2,13 @@
 // from memory, and a window relative to the clock only while its start has not passed the page's first
 // item. Read-ahead: a client that follows its cursors gets the next page read while it reads this one,
 // the pages are exactly those of a feed read on demand, and a change between two pages discards the page
-// read ahead. Reads from a replica have no read-ahead (the visible data version is not known there).
+// read ahead. The two pages after a page are read at the same time: the second's cursor comes from the
+// feed's index, and is always the first's next_cursor. Reads from a replica have no read-ahead (the visible data version is not known there).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import client from 'prom-client';
 import { feedPageSize, fits, readAheadStats, readFeedPage } from '../../src/search/feed-pages.ts';
-import type { FeedPage, FeedRequest } from '../../src/search/feeds.ts';
+import { type FeedPage, type FeedRequest, readFeed, readNextCursor } from '../../src/search/feeds.ts';
 import { PageCache } from '../../src/search/page-cache.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { getJson, lifecycleApp, posting } from '../lifecycle/helpers.ts';
@@ -36,7 +37,7 @@ const newVersion = () => ingestRecords(t.db, [posting('greenhouse', `v${added++}
 
 async function page(url: string): Promise<{ ids: string[]; cursor: string | null }> {
   const r = await getJson(t, url);
-  expect(r.status, url).toBe(200);
+  expect(r.status, `${url} ${JSON.stringify(r.body)}`).toBe(200);
   return { ids: r.body.data.map((j: { id: string }) => j.id), cursor: r.body.next_cursor };
 }
 
@@ -69,7 +70,7 @@ describe('feed read-ahead', () => {
       expect(readAheadStats.started - started).toBe(0);
       return;
     }
-    // The client pauses: page 3 is read, then page 4 after it, and no further (two pages per process).
+    // The client pauses: pages 3 and 4 are read, and no further (two pages per process).
     for (let i = 0; i < 100 && readAheadStats.started - started < 2; i++)
       await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 100));
@@ -99,6 +100,31 @@ describe('feed read-ahead', () => {
     expect(p3.ids).toEqual(Array.from({ length: 101 }, (_, i) => id(200 + i)).filter((x) => x !== ending));
     // Page 3 is not served, and page 4 gives way to its read at the new version.
     expect(readAheadStats.discarded - discarded).toBe(t.db.readIsPrimary ? 2 : 0);
+  });
+
+  it('the cursor read from the index is the next_cursor of the page, in every feed, to its end', async () => {
+    for (const kind of ['feed', 'modified', 'expired'] as const) {
+      const { rows } = await t.db.read.query<{ n: number }>(
+        kind === 'feed'
+          ? 'SELECT count(*)::int AS n FROM jobs WHERE state = 0'
+          : kind === 'modified'
+            ? 'SELECT count(*)::int AS n FROM jobs WHERE state = 0 AND modified_at IS NOT NULL'
+            : 'SELECT count(*)::int AS n FROM jobs WHERE state <> 0 AND expired_at IS NOT NULL',
+      );
+      // Sizes that end the feed on a full page, one past it, and short of it.
+      for (const limit of [1, 7, 100, Math.max(1, rows[0].n), rows[0].n + 1]) {
+        let req: FeedRequest | undefined = { kind, start: { ms: 3650 * 86_400_000 }, limit };
+        let pages = 0;
+        while (req) {
+          const cursor = await readNextCursor(t.db.read, 'secret', req);
+          const p = await readFeed(t.db.read, 'secret', req);
+          expect(cursor, `${kind} limit ${limit} page ${pages}`).toBe(p.nextCursor);
+          req = p.nextCursor ? { ...req, cursor: p.nextCursor } : undefined;
+          pages++;
+        }
+        expect(pages).toBe(Math.max(1, Math.ceil(rows[0].n / limit)));
+      }
+    }
   });
 });
 
@@ -182,5 +208,55 @@ describe('kept feed pages', () => {
     expect(later.items.map(text)).not.toContain(text(first.items[0]));
     expect(kept.hits).toBe(0);
     expect(kept.misses).toBe(2);
+  });
+});
+
+describe('feed read-ahead from the index', () => {
+  it('reads the next two pages at the same time, the second from the cursor the index gives', async () => {
+    // Enough rows for six pages of 100.
+    await ingestRecords(
+      t.db,
+      Array.from({ length: 200 }, (_, i) => posting('greenhouse', `s${String(i).padStart(3, '0')}`)),
+    );
+    const all = async () => {
+      const ids: string[] = [];
+      let req: FeedRequest | undefined = { kind: 'feed', start: { ms: 3650 * 86_400_000 }, limit: 100 };
+      while (req) {
+        const p = await readFeed(t.db.read, 'test-secret', req);
+        ids.push(...p.items.map((item) => JSON.parse(Buffer.concat(item).toString()).id));
+        req = p.nextCursor ? { ...req, cursor: p.nextCursor } : undefined;
+      }
+      return ids;
+    };
+    const expected = (await all()).slice(200, 600);
+    const { started, served } = readAheadStats;
+    const p1 = await page(FIRST);
+    const p2 = await page(next(p1.cursor!));
+    if (!t.db.readIsPrimary) return; // no read-ahead on a replica (above)
+    // Pages 3 and 4 are read ahead (a page of 100 takes milliseconds: they are read well within the wait).
+    for (let i = 0; i < 100 && readAheadStats.started - started < 2; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+    // Then every page read waits in PostgreSQL, for the companies it joins are locked; the cursors the
+    // index gives do not.
+    const lock = await t.db.write.connect();
+    try {
+      await lock.query('BEGIN');
+      await lock.query('LOCK TABLE companies IN ACCESS EXCLUSIVE MODE');
+      const p3 = await page(next(p2.cursor!));
+      const p4 = await page(next(p3.cursor!));
+      // Page 5 waits; page 6 was started all the same: its cursor came from the index, not from page 5.
+      for (let i = 0; i < 200 && readAheadStats.started - started < 4; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(readAheadStats.started - started).toBe(4);
+      await lock.query('COMMIT');
+      const p5 = await page(next(p4.cursor!));
+      const p6 = await page(next(p5.cursor!));
+      expect([...p3.ids, ...p4.ids, ...p5.ids, ...p6.ids]).toEqual(expected);
+      expect(readAheadStats.served - served).toBe(4);
+    } finally {
+      await lock.query('ROLLBACK').catch(() => {});
+      lock.release();
+    }
   });
 });
