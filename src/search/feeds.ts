@@ -83,7 +83,11 @@ function pageOf(secret: string, req: FeedRequest) {
  * feed's index alone (an index-only scan: no row and no document is fetched). The page after `req`'s can
  * then be read at the same time as `req`'s own.
  */
-export async function readNextCursor(pool: pg.Pool, secret: string, req: FeedRequest): Promise<string | null> {
+export async function readNextCursor(
+  pool: pg.Pool,
+  secret: string,
+  req: FeedRequest,
+): Promise<string | null> {
   const { fp, c, rows } = pageOf(secret, req);
   const { rows: edge } = await pool.query<{ at: string; id: string }>(sql`
     SELECT ${c}::text AS at, j.id FROM jobs j WHERE ${rows}
