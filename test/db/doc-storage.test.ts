@@ -40,7 +40,7 @@ it('keeps a document in the row, where it would have gone to the TOAST table', a
     await client.query('BEGIN');
     // The same document stored as before migration 22 goes to the TOAST table: the measure can tell.
     await client.query('ALTER TABLE jobs ALTER COLUMN doc SET STORAGE EXTENDED');
-    expect(await rewrite()).toBeGreaterThanOrEqual(doc.length);
+    expect(await rewrite()).toBeGreaterThan(doc.length / 2); // less the old document, if it was there
     await client.query('ROLLBACK');
     await client.query('BEGIN');
     expect(await rewrite()).toBe(0);
