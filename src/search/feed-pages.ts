@@ -27,7 +27,8 @@ import type { PageCache } from './page-cache.ts';
 export const READ_AHEAD_MIN_LIMIT = 100;
 /**
  * Pages held or being read at once per process (each up to 3 MB): a bound on memory and on the pool's
- * connections that speculative reads may take (the rest stay with requests).
+ * connections that speculative reads may take (one per page, and one more for a moment while the cursor
+ * of the page after it is read from the index; the rest stay with requests).
  */
 const MAX_PAGES = 2;
 /** Handed-out cursors remembered at once per process. */
