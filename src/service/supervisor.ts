@@ -47,15 +47,17 @@ export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): s
 }
 
 /**
- * glibc's allocator settings of a worker, unless the operator chose them. A feed page is a few buffers of
- * megabytes each; by default glibc serves a block of a size it has just unmapped from its heap, and a
- * worker's heap then held 45–77 MB of freed pages it could not return. Blocks from 256 kB up are mapped
- * and unmapped on their own, and free memory above 1 MB at the top of the heap is returned: the service
- * ended about 25 MB smaller over its workers, at the same throughput (bench/README.md). Other C libraries
- * ignore these variables.
+ * glibc's allocator settings of a worker, unless the operator chose them. glibc returns freed memory to
+ * the system only from the top of its heap; blocks freed below it stay resident. A worker's buffers
+ * (socket reads of 64 kB, response bodies of ~110 kB, feed pages of megabytes) are freed by the garbage
+ * collector in no particular order, and with glibc's defaults its heap held 45–83 MB of such pages after
+ * 20 s of the varied mix, of which a few MB were in use. Blocks from 32 kB up are mapped and unmapped
+ * on their own, and free memory above 1 MB at the top of the heap is returned: the heap then held
+ * 12–37 MB, and the service ended about 60 MB smaller, the varied mix's throughput a few percent lower
+ * (bench/README.md). Other C libraries ignore these variables.
  */
 export const WORKER_MALLOC_ENV: Readonly<Record<string, string>> = {
-  MALLOC_MMAP_THRESHOLD_: '262144',
+  MALLOC_MMAP_THRESHOLD_: '32768',
   MALLOC_TRIM_THRESHOLD_: '1048576',
 };
 
