@@ -10,7 +10,7 @@ import { parseOptions, USAGE } from './lib/args.ts';
 import { type Drain, drainInChild } from './lib/drain.ts';
 import { drive } from './lib/drive.ts';
 import { buildKinds, buildVariedKinds, type Kind, pickParameters, sampleData } from './lib/mix.ts';
-import { buildService, cli, freePort, ROOT, rssSampler, startServer } from './lib/proc.ts';
+import { buildService, cli, freePort, postgresMemory, ROOT, rssSampler, startServer } from './lib/proc.ts';
 import { type KindResult, svg, table } from './lib/report.ts';
 
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
@@ -309,6 +309,13 @@ async function main() {
 
   const serviceRss = serviceMem.stop();
   const baselineRss = baselineMem.stop();
+  // The embedded server's own memory, apart from the service's (an external server may be another host's).
+  const sharedBuffers = (await pool.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]
+    .shared_buffers;
+  const backend = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+  const postgresRss = opts.databaseUrl
+    ? undefined
+    : { ...postgresMemory(backend), shared_buffers: sharedBuffers, huge_pages: hugePages };
   const warnings = service
     .stderr()
     .split('\n')
@@ -345,7 +352,7 @@ async function main() {
       vacuum_analyze_s: vacuumSeconds,
     },
     parameters: shown,
-    memory: { service: serviceRss, baseline: baselineRss },
+    memory: { service: serviceRss, baseline: baselineRss, postgres: postgresRss },
     first_request_ms: firstRequest,
     feed_drain: drains,
     kinds: results,
@@ -380,6 +387,11 @@ async function main() {
     }`,
     `feed drain: ${drains.map((d) => `${d.rows_per_s} rows/s (${d.client})`).join(', ')}; ${drains[0].rows} rows, ${drains[0].pages} pages of 1000`,
     `peak RSS: service ${serviceRss.peak_tree_rss_mb} MB over ${serviceRss.processes} processes (${serviceRss.end_tree_rss_mb} MB at the end: ${serviceRss.end_process_rss_mb.join(' + ')}) (largest process ${serviceRss.peak_process_hwm_mb} MB); baseline ${baselineRss.peak_tree_rss_mb} MB (${ratio(serviceRss.peak_tree_rss_mb, baselineRss.peak_tree_rss_mb)})`,
+    ...(postgresRss
+      ? [
+          `embedded PostgreSQL at the end: ${postgresRss.pss_mb ?? '?'} MB (proportional set size over ${postgresRss.processes ?? '?'} processes), shared_buffers ${postgresRss.shared_buffers} ${postgresRss.huge_pages === 'on' ? 'in huge pages, not in that figure' : 'in ordinary pages, in that figure as far as touched'}`,
+        ]
+      : []),
     `${opts.duration} s per kind, ${opts.connections} connections; figures (ratio to the baseline):`,
     '',
     table(results),

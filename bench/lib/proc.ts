@@ -157,6 +157,38 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
+/** The parent of a process (0 when it cannot be read). */
+function parentPid(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/** A process's proportional set size in kB: each page it shares with n processes counts 1/n (0 if unreadable). */
+function pssKb(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The memory of the local PostgreSQL server that `backendPid` serves from, at one moment: the
+ * proportional set size summed over its postmaster and every process under it, so a page of shared
+ * buffers mapped by many backends counts once. Shared memory in huge pages is not in it (the kernel
+ * accounts it apart). Undefined when the processes cannot be read (another user's, without root).
+ */
+export function postgresMemory(backendPid: number): { processes: number; pss_mb: number } | undefined {
+  const pids = processTree(parentPid(backendPid));
+  const kb = pids.reduce((sum, p) => sum + pssKb(p), 0);
+  return kb > 0 ? { processes: pids.length, pss_mb: Math.round(kb / 1024) } : undefined;
+}
+
 /**
  * Samples the resident memory of a process tree twice a second. `peakTreeMb` is the largest sum of VmRSS
  * over the tree seen in a sample; `peakProcessMb` the largest VmHWM (the kernel's own high-water mark) of
