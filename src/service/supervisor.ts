@@ -50,7 +50,7 @@ export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): s
  * glibc's allocator settings of a worker, unless the operator chose them. glibc returns freed memory to
  * the system only from the top of its heap; blocks freed below it stay resident. A worker's buffers
  * (socket reads of 64 kB, response bodies of ~110 kB, feed pages of megabytes) are freed by the garbage
- * collector in no particular order. With only blocks from 256 kB mapped, a worker's heap held 52–83 MB
+ * collector in no particular order. With only blocks from 256 kB mapped, a worker's heap held 52–84 MB
  * after 20 s of the varied mix and a drain, of which a few MB were in use. Blocks from 32 kB up are
  * mapped and unmapped on their own, and free memory above 1 MB at the top of the heap is returned: the
  * heap then held 12–37 MB, and the 1M bench ended 42–61 MB smaller, the varied mix's throughput within
