@@ -3,7 +3,7 @@
 // the answer only when it was computed at the very version they read (jobs.ts), so no answer is ever
 // stale. Workers ask the process that holds it over IPC (match-client.ts): one copy in memory.
 import type pg from 'pg';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { matchIdentity, readLeftSince, readMatchRows } from '../db/match-rows.ts';
 import { dataVersion } from '../db/stats.ts';
@@ -72,11 +72,19 @@ export interface MatchStatus {
   lastBuildMs?: number;
 }
 
+/**
+ * How often an index carried forward is saved again. A restart reads the saved index and carries it over
+ * the versions since, which `data_changes` logs for an hour; older than that, it would be built anew.
+ */
+export const SAVE_CARRIED_MS = 15 * 60_000;
+
 export class MatchService implements MatchSource {
   private index: MatchIndex | undefined;
   private building: Promise<void> | undefined;
   private refreshing = false;
   private nextBuildAt = 0;
+  /** When the saved file was written (ms since the epoch; 0 when unknown). */
+  private savedAt = 0;
   private queries = new Map<string, TsNode | null>();
   readonly status: MatchStatus = { builds: 0, carried: 0 };
   /** Told the version the index is at whenever it changes (the host tells the workers). */
@@ -91,6 +99,7 @@ export class MatchService implements MatchSource {
     private readonly log: (msg: string, err?: unknown) => void = () => {},
     private readonly file?: string,
     private readonly builder: IndexBuilder = () => buildIndex(pool).then((index) => ({ index })),
+    private readonly saveCarriedMs = SAVE_CARRIED_MS,
   ) {}
 
   /** Reads the saved index, if there is one of this database that can be used or carried forward. */
@@ -102,6 +111,7 @@ export class MatchService implements MatchSource {
       const index = loadIndex(bytes, await matchIdentity(this.pool));
       if (!index) return false;
       this.index = index;
+      this.savedAt = (await stat(this.file).catch(() => undefined))?.mtimeMs ?? 0;
       Object.assign(this.status, { version: index.version, rows: index.size });
       this.status.loaded = true;
       this.onVersion(index.version);
@@ -123,6 +133,7 @@ export class MatchService implements MatchSource {
       if (built.file) await rename(built.file, tmp);
       else await writeFile(tmp, saveIndex(built.index, { db: await this.dbDigest() }));
       await rename(tmp, this.file);
+      this.savedAt = Date.now();
     } catch (err) {
       await rm(tmp, { force: true });
       this.log('match index: could not be saved', err);
@@ -160,6 +171,8 @@ export class MatchService implements MatchSource {
         Object.assign(this.status, { version: index.version, rows: index.size });
         this.status.carried++;
         this.onVersion(index.version);
+        // Written while no other refresh runs, so no carry marks rows while the file is written.
+        if (Date.now() - this.savedAt >= this.saveCarriedMs) await this.save({ index });
         return;
       }
     }
