@@ -506,19 +506,25 @@ describe('the match index', () => {
     );
   }, 240_000);
 
+  /** Expires the `n` oldest live jobs that no copy points to: a change an index carries. */
+  const expireOldest = async (n: number) => {
+    await db.write.query(
+      `UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id IN (
+         SELECT j.id FROM jobs j WHERE j.state = 0
+            AND NOT EXISTS (SELECT 1 FROM jobs d WHERE d.duplicate_of = j.id)
+          ORDER BY j.posted_at LIMIT $1)`,
+      [n],
+    );
+    expect(await expireDue(db)).toBe(n);
+  };
+
   it('is saved again once carried, so a restart carries it on from there', async () => {
     const file = path.join(os.tmpdir(), `match-index-carried-${process.pid}.bin`);
     // Saved at every carry (0 ms between saves).
     const service = new MatchService(db.read, () => {}, file, undefined, 0);
     await service.refresh();
     const built = service.status.version!;
-    await db.write.query(
-      `UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id IN (
-         SELECT j.id FROM jobs j WHERE j.state = 0
-            AND NOT EXISTS (SELECT 1 FROM jobs d WHERE d.duplicate_of = j.id)
-          ORDER BY j.posted_at LIMIT 2)`,
-    );
-    expect(await expireDue(db)).toBe(2);
+    await expireOldest(2);
     // Past the pause after a build (three build times).
     await service.refresh(Date.now() + 3_600_000);
     expect(service.status).toMatchObject({ builds: 1, carried: 1 });
@@ -533,13 +539,7 @@ describe('the match index', () => {
     // A service saving every 15 minutes (the default) does not write the file at every carry.
     const lazy = new MatchService(db.read, () => {}, file);
     expect(await lazy.load()).toBe(true);
-    await db.write.query(
-      `UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id IN (
-         SELECT j.id FROM jobs j WHERE j.state = 0
-            AND NOT EXISTS (SELECT 1 FROM jobs d WHERE d.duplicate_of = j.id)
-          ORDER BY j.posted_at LIMIT 1)`,
-    );
-    expect(await expireDue(db)).toBe(1);
+    await expireOldest(1);
     await lazy.refresh(Date.now() + 3_600_000);
     expect(lazy.status.carried).toBe(1);
     const again = new MatchService(db.read, () => {}, file);
