@@ -54,6 +54,15 @@ async function shutdown() {
 }
 process.on('SIGINT', () => void shutdown().then(() => process.exit(130)));
 
+/** The embedded server's memory at the end (`postgresMemory`), with its shared buffers and where they are. */
+async function embeddedMemory(pool: pg.Pool, hugePages: string) {
+  const { rows } = await pool.query<{ pid: number; shared_buffers: string }>(
+    'SELECT pg_backend_pid() AS pid, current_setting($1) AS shared_buffers',
+    ['shared_buffers'],
+  );
+  return { ...postgresMemory(rows[0].pid), shared_buffers: rows[0].shared_buffers, huge_pages: hugePages };
+}
+
 async function main() {
   // 1. The dataset.
   let generation: { seconds: number; postings_per_s: number; bytes: number } | null = null;
@@ -310,12 +319,7 @@ async function main() {
   const serviceRss = serviceMem.stop();
   const baselineRss = baselineMem.stop();
   // The embedded server's own memory, apart from the service's (an external server may be another host's).
-  const sharedBuffers = (await pool.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]
-    .shared_buffers;
-  const backend = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-  const postgresRss = opts.databaseUrl
-    ? undefined
-    : { ...postgresMemory(backend), shared_buffers: sharedBuffers, huge_pages: hugePages };
+  const postgresRss = opts.databaseUrl ? undefined : await embeddedMemory(pool, hugePages);
   const warnings = service
     .stderr()
     .split('\n')

@@ -128,15 +128,11 @@ function processTree(root: number): number[] {
   const children = new Map<number, number[]>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(d));
-      children.set(ppid, list);
-    } catch {
-      // exited meanwhile
-    }
+    const ppid = parentPid(Number(d));
+    if (ppid === 0) continue; // exited meanwhile (or the kernel's own)
+    const list = children.get(ppid) ?? [];
+    list.push(Number(d));
+    children.set(ppid, list);
   }
   const out: number[] = [];
   const stack = [root];
@@ -184,7 +180,9 @@ function pssKb(pid: number): number {
  * accounts it apart). Undefined when the processes cannot be read (another user's, without root).
  */
 export function postgresMemory(backendPid: number): { processes: number; pss_mb: number } | undefined {
-  const pids = processTree(parentPid(backendPid));
+  const postmaster = parentPid(backendPid);
+  if (postmaster <= 1) return undefined; // not a backend of this machine's server
+  const pids = processTree(postmaster);
   const kb = pids.reduce((sum, p) => sum + pssKb(p), 0);
   return kb > 0 ? { processes: pids.length, pss_mb: Math.round(kb / 1024) } : undefined;
 }
