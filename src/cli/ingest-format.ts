@@ -5,7 +5,8 @@ import { adapters, convertPayloadFiles } from '../ingest/adapters/index.ts';
 import type { SourceRecord } from '../model/record.ts';
 import { expireMissingFromBoard } from '../ingest/expiry.ts';
 import { ingestRecords } from '../ingest/pipeline.ts';
-import { afterLoad, writtenBy } from '../service/schedules.ts';
+import { writtenBy } from '../service/schedules.ts';
+import { afterIngest } from './after-ingest.ts';
 import { withDb } from './db.ts';
 import { CliError } from './failure.ts';
 import { checkReadable } from './input.ts';
@@ -51,7 +52,7 @@ export async function run(
     );
   const newSource = describedSource(opts);
   checkReadable(paths, true);
-  return withDb(async (db) => {
+  return withDb(async (db, config) => {
     if (opts.source && !newSource) {
       const { rows } = await db.write.query('SELECT 1 FROM sources WHERE slug = $1 OR legacy_slug = $1', [
         opts.source,
@@ -87,7 +88,7 @@ export async function run(
         expired += await expireMissingFromBoard(db, f.board, seen);
       }
     }
-    await afterLoad(db, writtenBy(report) + expired);
+    await afterIngest(db, config, writtenBy(report) + expired, quiet);
 
     // Rejections in file order: whole files that are not the format, the adapters' own, then the pipeline's.
     const fileOf = new Map<string, string>();

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { startEnrichThread } from '../ingest/enrich-thread.ts';
 import { ingestFile } from '../ingest/jsonl.ts';
 import { addReports, emptyReport } from '../ingest/report.ts';
-import { afterLoad, writtenBy } from '../service/schedules.ts';
+import { writtenBy } from '../service/schedules.ts';
+import { afterIngest } from './after-ingest.ts';
 import { parseArgs, withDb } from './db.ts';
 import { CliError } from './failure.ts';
 import { checkReadable } from './input.ts';
@@ -33,7 +34,7 @@ export async function run(args: string[]): Promise<number> {
     if (opts[k] !== undefined)
       throw new CliError(`--${k} applies to saved payloads only (with --format ADAPTER)`, EXIT.usage);
   checkReadable(rest, false);
-  return withDb(async (db) => {
+  return withDb(async (db, config) => {
     let report = emptyReport();
     const rejected: Rejected[] = [];
     const started = Date.now();
@@ -49,7 +50,7 @@ export async function run(args: string[]): Promise<number> {
     } finally {
       await thread.close();
     }
-    await afterLoad(db, writtenBy(report));
+    await afterIngest(db, config, writtenBy(report), opts.quiet === 'true');
     const seconds = (Date.now() - started) / 1000;
     printRejections(rejected);
     printSummary(report, rejected.length);

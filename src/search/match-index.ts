@@ -787,11 +787,19 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
  * at its version with as many live jobs, or at a later version (it is then carried or built again).
  */
 export function loadIndex(file: Buffer, identity: MatchIdentity): MatchIndex | undefined {
-  const header = JSON.parse(file.toString('utf8', 8, 8 + file.readUInt32LE(0)));
+  const header = savedHeader(file);
   if (header.format !== FORMAT || header.db !== identity.db || header.version > identity.version)
     return undefined;
   if (header.version === identity.version && header.live !== identity.live) return undefined;
   return readIndex(file);
+}
+
+/**
+ * The header of saved index bytes (saveIndex): the first 8 bytes give its length. `bytes` may be the
+ * start of a file only, as long as it holds the header.
+ */
+export function savedHeader(bytes: Buffer): { format: number; db: string; version: number; live: number } {
+  return JSON.parse(bytes.toString('utf8', 8, 8 + bytes.readUInt32LE(0)));
 }
 
 /** The index in `bytes` (as saveIndex wrote them): its columns are views of those bytes, not copies. */

@@ -3,12 +3,19 @@
 // the answer only when it was computed at the very version they read (jobs.ts), so no answer is ever
 // stale. Workers ask the process that holds it over IPC (match-client.ts): one copy in memory.
 import type pg from 'pg';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { matchIdentity, readLeftSince, readMatchRows } from '../db/match-rows.ts';
 import { dataVersion } from '../db/stats.ts';
 import type { JobFilters } from './filters.ts';
-import { holds, loadIndex, type MatchIndex, MatchIndexBuilder, saveIndex } from './match-index.ts';
+import {
+  holds,
+  loadIndex,
+  type MatchIndex,
+  MatchIndexBuilder,
+  saveIndex,
+  savedHeader,
+} from './match-index.ts';
 import { parseTsQuery, type TsNode } from './match-tsquery.ts';
 
 export interface MatchQuery {
@@ -78,6 +85,9 @@ export interface MatchStatus {
  */
 export const SAVE_CARRIED_MS = 15 * 60_000;
 
+/** A saved index's header is its value lists (a few MB at a million jobs); a longer one is not an index. */
+const MAX_HEADER = 256 * 2 ** 20;
+
 export class MatchService implements MatchSource {
   private index: MatchIndex | undefined;
   private building: Promise<void> | undefined;
@@ -145,37 +155,37 @@ export class MatchService implements MatchSource {
   }
 
   /**
-   * Builds the index again when the data version has moved on. A build costs seconds of one core at a
-   * million jobs, so builds start at most every four build times (a fifth of a core at most); until the
-   * new one is done, requests are answered by PostgreSQL.
+   * Brings the index to the current data version: carried over an expiry, else read from the saved file
+   * when that is newer (the `ingest` command saves the index of what it loaded), else built again. A build
+   * costs a minute of one core at a million jobs, so builds start at most every four build times (a fifth
+   * of a core at most); until the new one is done, requests are answered by PostgreSQL.
    */
   async refresh(now = Date.now()): Promise<void> {
     // One refresh at a time: two carrying the index at once could leave it at the older version.
-    if (this.refreshing || now < this.nextBuildAt) return;
+    if (this.refreshing) return;
     this.refreshing = true;
     try {
-      await this.carryOrBuild();
+      await this.carryOrBuild(now);
     } finally {
       this.refreshing = false;
     }
   }
 
-  private async carryOrBuild(): Promise<void> {
+  private async carryOrBuild(now: number): Promise<void> {
     const version = await dataVersion(this.pool);
     if (this.index?.version === version) return;
-    // An expiry: the jobs that left are marked, in milliseconds instead of a build.
-    const index = this.index;
-    if (index && version > index.version) {
-      const since = await readLeftSince(this.pool, index.version);
-      if (since && index.leave(since.left, since.version)) {
-        Object.assign(this.status, { version: index.version, rows: index.size });
-        this.status.carried++;
-        this.onVersion(index.version);
-        // Written while no other refresh runs, so no carry marks rows while the file is written.
-        if (Date.now() - this.savedAt >= this.saveCarriedMs) await this.save({ index });
-        return;
-      }
+    if (await this.carry(version)) return;
+    const saved = await this.savedVersion();
+    if (
+      saved !== undefined &&
+      saved > (this.index?.version ?? -1) &&
+      saved <= version &&
+      (await this.load())
+    ) {
+      this.log(`match index: read the index saved at version ${saved} (${this.file})`);
+      if (this.index?.version === version || (await this.carry(version))) return;
     }
+    if (now < this.nextBuildAt) return;
     const started = Date.now();
     this.building = this.builder()
       .then(async (built) => {
@@ -196,6 +206,41 @@ export class MatchService implements MatchSource {
         this.building = undefined;
       });
     await this.building;
+  }
+
+  /** Over an expiry: the jobs that left are marked, in milliseconds instead of a build. */
+  private async carry(version: number): Promise<boolean> {
+    const index = this.index;
+    if (!index || version <= index.version) return false;
+    const since = await readLeftSince(this.pool, index.version);
+    if (!since || !index.leave(since.left, since.version)) return false;
+    Object.assign(this.status, { version: index.version, rows: index.size });
+    this.status.carried++;
+    this.onVersion(index.version);
+    // Written while no other refresh runs, so no carry marks rows while the file is written.
+    if (Date.now() - this.savedAt >= this.saveCarriedMs) await this.save({ index });
+    return true;
+  }
+
+  /** The version of the saved index, read from its header alone; undefined without a readable one. */
+  private async savedVersion(): Promise<number | undefined> {
+    if (!this.file) return undefined;
+    const fh = await open(this.file, 'r').catch(() => undefined);
+    if (!fh) return undefined;
+    try {
+      const head = Buffer.alloc(8);
+      if ((await fh.read(head, 0, 8, 0)).bytesRead < 8) return undefined;
+      const length = head.readUInt32LE(0);
+      if (length > MAX_HEADER) return undefined;
+      const bytes = Buffer.alloc(8 + length);
+      if ((await fh.read(bytes, 0, bytes.length, 0)).bytesRead < bytes.length) return undefined;
+      const { version } = savedHeader(bytes);
+      return typeof version === 'number' ? version : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      await fh.close();
+    }
   }
 
   async ask(q: MatchQuery): Promise<MatchAnswer | undefined> {

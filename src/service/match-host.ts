@@ -7,7 +7,13 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { startModuleProcess } from '../ingest/threads.ts';
-import { type Built, type IndexBuilder, type MatchQuery, MatchService } from '../search/match.ts';
+import {
+  type Built,
+  type IndexBuilder,
+  type MatchQuery,
+  MatchService,
+  type MatchStatus,
+} from '../search/match.ts';
 import { readIndex } from '../search/match-index.ts';
 
 export type { MatchSource } from '../search/match.ts';
@@ -67,13 +73,34 @@ export async function removeLeftovers(file: string): Promise<string[]> {
   return gone;
 }
 
+/** Where the match index of a DATA_DIR is saved, and read back at start. */
+export const matchIndexFile = (config: Config): string => path.join(config.DATA_DIR, 'match-index.bin');
+
+/**
+ * The match index of the data a load left, built in this process and saved where the service reads it:
+ * a service started next, or running on this DATA_DIR (it looks at the file before building), reads it in
+ * a second instead of answering from PostgreSQL's cold counts while it builds one (a minute at a million
+ * jobs). From the primary database: a replica may not have the load yet. Says whether it was built or
+ * carried (a load that only expired jobs carries the saved index, which is saved again when due).
+ */
+export async function saveIndexAfterLoad(
+  db: Db,
+  config: Config,
+  log: (msg: string, err?: unknown) => void,
+): Promise<MatchStatus> {
+  const service = new MatchService(db.write, log, matchIndexFile(config));
+  await service.load();
+  await service.refresh();
+  return service.status;
+}
+
 /**
  * Holds the index for the workers. `config.DATABASE_URL` must be set (the primary's resolved URL, which
  * the build thread connects to); the index is saved in DATA_DIR and read back at start, before the
  * workers start.
  */
 export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, err?: unknown) => void) {
-  const file = path.join(config.DATA_DIR, 'match-index.bin');
+  const file = matchIndexFile(config);
   const service = new MatchService(db.read, log, file, buildInProcess(config, file));
   const removed = await removeLeftovers(file);
   if (removed.length) log(`match index: removed ${removed.join(', ')} (left by processes that have gone)`);

@@ -59,21 +59,22 @@ const VACUUM_SHARE = 0.01;
  * coverage, then `VACUUM (ANALYZE)` of the jobs heap. Given the row versions the load wrote
  * (`written`), the refresh runs only when something changed and the vacuum only when they are a sizeable
  * share of the table: a small crawl or a re-load of unchanged postings does not pay a full pass over a
- * million rows.
+ * million rows. Returns whether the load was that sizeable (and vacuumed).
  * Without `written` (a crawl round) it refreshes and leaves vacuuming to autovacuum.
  */
-export async function afterLoad(db: Db, written?: number): Promise<void> {
+export async function afterLoad(db: Db, written?: number): Promise<boolean> {
   const expired = await expireDue(db);
   if (written === undefined || written + expired > 0) await runRefresh(db);
-  if (written === undefined) return;
+  if (written === undefined) return false;
   const { rows } = await db.write.query<{ n: number }>(
     "SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'jobs'::regclass",
   );
   // reltuples is -1 before the table's first VACUUM or ANALYZE.
-  if (rows[0].n < 0 || written + expired >= VACUUM_SHARE * rows[0].n)
-    // The heap only: its visibility map is what index-only counts need. The TOAST table's dead chunks
-    // are autovacuum's (migration 15).
-    await db.write.query('VACUUM (ANALYZE, PROCESS_TOAST false) jobs');
+  if (!(rows[0].n < 0 || written + expired >= VACUUM_SHARE * rows[0].n)) return false;
+  // The heap only: its visibility map is what index-only counts need. The TOAST table's dead chunks
+  // are autovacuum's (migration 15).
+  await db.write.query('VACUUM (ANALYZE, PROCESS_TOAST false) jobs');
+  return true;
 }
 
 /** The row versions a load wrote: every posting it inserted, changed, expired or folded. */

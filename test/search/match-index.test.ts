@@ -14,7 +14,7 @@ import { instant } from '../../src/http/params/codecs.ts';
 import type { JobFilters } from '../../src/search/filters.ts';
 import type pg from 'pg';
 import { countJobs, matchStats, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
-import { MatchService } from '../../src/search/match.ts';
+import { buildIndex, MatchService } from '../../src/search/match.ts';
 import { MatchIndexBuilder, printedMicros } from '../../src/search/match-index.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
 import { PageCache, pageSize } from '../../src/search/page-cache.ts';
@@ -592,6 +592,40 @@ describe('the match index', () => {
     expect(later.status.builds).toBe(1);
     expect(later.status.version).toBe(built.status.version! + 1);
     await rm(file, { force: true });
+  });
+
+  it('reads a newer index saved by another process (a load) instead of building one', async () => {
+    const file = path.join(os.tmpdir(), `match-index-newer-${process.pid}.bin`);
+    let builds = 0;
+    const counting = () => {
+      builds++;
+      return buildIndex(db.read).then((index) => ({ index }));
+    };
+    const running = new MatchService(db.read, () => {}, file, counting);
+    await running.refresh();
+    expect(builds).toBe(1);
+    // A change no expiry log carries, then the loader's build of the new version, saved in the file.
+    await db.write.query(
+      `UPDATE jobs SET state = 2 WHERE id = (SELECT id FROM jobs WHERE state = 0 ORDER BY id DESC LIMIT 1)`,
+    );
+    await db.write.query('UPDATE data_version SET version = version + 1');
+    const loader = new MatchService(db.write, () => {}, file);
+    expect(await loader.load()).toBe(true);
+    await loader.refresh();
+    expect(loader.status.builds).toBe(1);
+    // Past the pause after its build: the running service reads the loader's index, builds nothing.
+    await running.refresh(Date.now() + 3_600_000);
+    expect(builds).toBe(1);
+    const version = loader.status.version!;
+    expect(running.status).toMatchObject({ version, rows: loader.status.rows, loaded: true });
+    const req = { version, filters: { country: ['US'] }, collapse: false, offset: 0, limit: 5 };
+    expect(await running.ask(req)).toEqual(await loader.ask(req));
+    // The file at the version it holds already is not read again; a later change is built.
+    await db.write.query('UPDATE data_version SET version = version + 1');
+    await running.refresh(Date.now() + 3_600_000);
+    expect(builds).toBe(2);
+    await rm(file, { force: true });
+    await match.refresh();
   });
 
   it('is built again when the data version moves on', async () => {

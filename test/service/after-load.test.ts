@@ -1,6 +1,13 @@
 // What follows a load: the refresh when anything changed, and the load's own VACUUM only when it
 // rewrote a sizeable share of the jobs table (a one-posting crawl must not pay a pass over every row).
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterIngest } from '../../src/cli/after-ingest.ts';
+import { dataVersion } from '../../src/db/stats.ts';
+import { MatchService } from '../../src/search/match.ts';
+import { matchIndexFile } from '../../src/service/match-host.ts';
 import type { CanonicalLine, PostingRecord } from '../../src/model/record.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { afterLoad, writtenBy } from '../../src/service/schedules.ts';
@@ -100,5 +107,31 @@ describe('afterLoad', () => {
     expect(await jobsCount('third-works')).toBe(1);
     expect(await jobsCount('odd-works')).toBe(before - 1);
     expect(await pending()).toBe(0);
+  });
+
+  it('after a sizeable load by the ingest command, the match index of the new data is saved for the service', async () => {
+    const config = { ...db.config, DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'jps-after-ingest-')) };
+    const file = matchIndexFile(config);
+    const live = async () =>
+      (await db.write.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE state = 0')).rows[0].n;
+    const ingest = async (records: CanonicalLine[]) =>
+      afterIngest(db, config, writtenBy(await ingestRecords(db, records)), true);
+    // Twenty changed postings (over 1 % of the table): built and saved at the version the load left.
+    await ingest(all.slice(20, 40).map((p) => ({ ...p, title: `${p.title} III` })));
+    const service = new MatchService(db.read, () => {}, file);
+    expect(await service.load()).toBe(true);
+    expect(service.status).toMatchObject({ version: await dataVersion(db.write), rows: await live() });
+    // The service reads it and has nothing to build.
+    await service.refresh();
+    expect(service.status.builds).toBe(0);
+    // One changed posting (under 1 %): the file is left as it was.
+    const saved = (await stat(file)).mtimeMs;
+    await ingest([posting(2, 'Principal Platform Engineer')]);
+    expect((await stat(file)).mtimeMs).toBe(saved);
+    // Without the match index (MATCH_INDEX=false): nothing is saved.
+    await rm(file);
+    await afterIngest(db, { ...config, MATCH_INDEX: false }, 1000, true);
+    await expect(stat(file)).rejects.toThrow();
+    await rm(config.DATA_DIR, { recursive: true, force: true });
   });
 });
