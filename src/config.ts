@@ -131,7 +131,7 @@ const schema = {
     parse: int(1, 1000),
   },
   MATCH_INDEX: {
-    doc: 'Keep the live jobs in an index in memory (one process holds it) that counts and pages the common filters without PostgreSQL; it is saved in DATA_DIR/match-index.bin after each build and every 15 minutes while expiries carry it, and read back at start',
+    doc: 'Keep the live jobs in an index in memory (one process holds it) that counts and pages the common filters without PostgreSQL; it is saved in DATA_DIR/match-index.bin after each build, every 15 minutes while expiries carry it and by an `ingest` that rewrote over 1 % of the jobs, and read back at start (and by a running service when newer)',
     default: true,
     parse: bool,
   },
