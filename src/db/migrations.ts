@@ -86,42 +86,6 @@ const applySalaryTotals = (rows: string) => `
      ORDER BY 1, 2
     ON CONFLICT (dim, value) DO UPDATE SET n = t.n + EXCLUDED.n;`;
 
-/**
- * The variable-length columns of jobs kept in the row (migration 23): every one but the descriptions,
- * their tsvector (text_tsv), the tracked values and the fallback company, which go to TOAST.
- */
-const MAIN_COLUMNS = [
-  'id',
-  'duplicate_of',
-  'source',
-  'source_type',
-  'company_slug',
-  'org_name',
-  'org_key',
-  'title_raw',
-  'collapse_key',
-  'dedupe_key',
-  'canonical_url',
-  'desc_sig',
-  'modified_fields',
-  'board',
-  'country_codes',
-  'cities',
-  'regions',
-  'continents',
-  'work_arrangement',
-  'employment_type',
-  'seniority',
-  'experience_level',
-  'education',
-  'taxonomies',
-  'skills',
-  'language',
-  'salary_currency',
-  'title_tsv',
-  'content_hash',
-];
-
 const migrations: Migration[] = [
   {
     id: 1,
@@ -983,8 +947,18 @@ $fn$;
     // stay in the row (compressed in place when a row is still over its target); only the descriptions,
     // their tsvector, the tracked values and the fallback company go out of line. Rows written before
     // this migration move when they are next written (or at once with VACUUM FULL jobs).
-    sql: `ALTER TABLE jobs
-  ${MAIN_COLUMNS.map((c) => `ALTER COLUMN ${c} SET STORAGE MAIN`).join(',\n  ')};`,
+    sql: `
+DO $$
+DECLARE c text;
+BEGIN
+  FOR c IN SELECT attname FROM pg_attribute
+            WHERE attrelid = 'jobs'::regclass AND attnum > 0 AND NOT attisdropped AND attstorage = 'x'
+              AND attname NOT IN ('desc_text', 'desc_html', 'text_tsv', 'tracked', 'company_fallback')
+  LOOP
+    EXECUTE format('ALTER TABLE jobs ALTER COLUMN %I SET STORAGE MAIN', c);
+  END LOOP;
+END $$;
+`,
   },
 ];
 

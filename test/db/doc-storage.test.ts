@@ -2,10 +2,20 @@
 // descriptions and description tsvector: feed pages, pages and jobs by id read documents without walking
 // that table.
 import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
+
+/** The jobs table's TOAST table, and a job's id. */
+async function toastAndJob(client: pg.PoolClient): Promise<{ toast: string; id: string }> {
+  const { rows } = await client.query<{ toast: string; id: string }>(
+    `SELECT (SELECT reltoastrelid::regclass::text FROM pg_class WHERE oid = 'jobs'::regclass) AS toast,
+            (SELECT id FROM jobs LIMIT 1) AS id`,
+  );
+  return rows[0]!;
+}
 beforeAll(async () => {
   t = await createTestApp();
 });
@@ -16,11 +26,7 @@ afterAll(async () => {
 it('keeps a document in the row, where it would have gone to the TOAST table', async () => {
   const client = await t.db.write.connect();
   try {
-    const { rows } = await client.query<{ toast: string; id: string }>(
-      `SELECT (SELECT reltoastrelid::regclass::text FROM pg_class WHERE oid = 'jobs'::regclass) AS toast,
-              (SELECT id FROM jobs LIMIT 1) AS id`,
-    );
-    const { toast, id } = rows[0]!;
+    const { toast, id } = await toastAndJob(client);
     expect(id).toBeDefined();
     const toastBytes = async () =>
       Number(
@@ -59,11 +65,7 @@ it('keeps a document in the row, where it would have gone to the TOAST table', a
 it('keeps the filter columns in the row beside the document, and the descriptions out of it', async () => {
   const client = await t.db.write.connect();
   try {
-    const { rows } = await client.query<{ toast: string; id: string }>(
-      `SELECT (SELECT reltoastrelid::regclass::text FROM pg_class WHERE oid = 'jobs'::regclass) AS toast,
-              (SELECT id FROM jobs LIMIT 1) AS id`,
-    );
-    const { toast, id } = rows[0]!;
+    const { toast, id } = await toastAndJob(client);
     // A document that stays over the row's 1 KB target, with filter values of the sizes PostgreSQL
     // would otherwise move out of line one by one, and a description that must go.
     const doc = JSON.stringify({ id, company: null, filler: randomBytes(1500).toString('hex') });
