@@ -1,6 +1,6 @@
 // A job's document stays in its row (migration 22), out of the TOAST table that holds each row's
 // descriptions and description tsvector: feed pages, pages and jobs by id read documents without walking
-// that table.
+// that table. The filter columns stay beside it (migration 23), not each a TOAST entry of its own.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
