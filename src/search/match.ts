@@ -102,7 +102,7 @@ export class MatchService implements MatchSource {
 
   /**
    * `file`: where the index is saved after each build and read back at start, so that a restart does not
-   * wait for a build (a million jobs: a minute of one core against a second to read the file).
+   * wait for a build (a million jobs: 15–60 s of one core against a second to read the file).
    */
   constructor(
     private readonly pool: pg.Pool,
@@ -157,7 +157,7 @@ export class MatchService implements MatchSource {
   /**
    * Brings the index to the current data version: carried over an expiry, else read from the saved file
    * when that is newer (the `ingest` command saves the index of what it loaded), else built again. A build
-   * costs a minute of one core at a million jobs, so builds start at most every four build times (a fifth
+   * costs 15–60 s of one core at a million jobs, so builds start at most every four build times (a fifth
    * of a core at most); until the new one is done, requests are answered by PostgreSQL.
    */
   async refresh(now = Date.now()): Promise<void> {

@@ -79,7 +79,7 @@ export const matchIndexFile = (config: Config): string => path.join(config.DATA_
 /**
  * The match index of the data a load left, built in this process and saved where the service reads it:
  * a service started next, or running on this DATA_DIR (it looks at the file before building), reads it in
- * a second instead of answering from PostgreSQL's cold counts while it builds one (a minute at a million
+ * a second instead of answering from PostgreSQL's cold counts while it builds one (15–60 s at a million
  * jobs). From the primary database: a replica may not have the load yet. Says whether it was built or
  * carried (a load that only expired jobs carries the saved index, which is saved again when due).
  */
