@@ -74,7 +74,7 @@ export interface MatchStatus {
   builds: number;
   /** Versions reached by marking the jobs that left, without a build. */
   carried: number;
-  /** The index was read from its saved file at start. */
+  /** The index was read from its saved file (at start, or later when the file was newer). */
   loaded?: boolean;
   lastBuildMs?: number;
 }
