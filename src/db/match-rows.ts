@@ -8,17 +8,21 @@ export interface MatchRow {
   /** posted_at in microseconds since the epoch, as text (exact: it can exceed 2^53 only past AD 287,000). */
   posted_us: string;
   collapse_key: string;
-  country_codes: string[];
-  skills: string[];
-  taxonomies: string[];
   remote: boolean;
   has_salary: boolean;
   salary_annual_min: number | null;
   salary_annual_max: number | null;
-  industry_key: string | null;
-  size_range: string | null;
   /** title_tsv in its text form. */
   title_tsv: string;
+  /** The values of each dimension the index keeps (`held`), by filter name: a list, or one value or null. */
+  values: Record<string, string[] | string | null>;
+}
+
+/** A dimension the match index keeps: its filter, its column, and whether that is the company's. */
+export interface HeldColumn {
+  filter: string;
+  column: string;
+  company?: boolean;
 }
 
 // Small batches: the process that builds also answers, and waits for a batch to be taken in.
@@ -26,41 +30,56 @@ const BATCH = 1000;
 
 /**
  * Reads every live job in search order (posted_at DESC, id DESC) in batches, handing each to `take`, and
- * returns the data version of the snapshot they were read in.
+ * returns the data version of the snapshot they were read in. `held`: the dimensions whose values are read.
  */
-export async function readMatchRows(pool: pg.Pool, take: (rows: MatchRow[]) => void): Promise<number> {
+export async function readMatchRows(
+  pool: pg.Pool,
+  held: readonly HeldColumn[],
+  take: (rows: MatchRow[]) => void,
+): Promise<number> {
+  const own = held.filter((d) => !d.company);
+  const company = held.filter((d) => d.company);
+  // Column names come from the declarations (dimensions.ts), never from a request.
+  const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
   return withSnapshot(pool, async (c) => {
     const { rows } = await c.query<{ version: string }>('SELECT version FROM data_version WHERE id = 1');
     // The companies' values apart: joined in the cursor, PostgreSQL would sort every row instead of
     // reading the sort index in order.
-    const companies = new Map(
-      (
-        await c.query<{ slug: string; industry_key: string | null; size_range: string | null }>(
-          'SELECT slug, industry_key, size_range FROM companies WHERE industry_key IS NOT NULL OR size_range IS NOT NULL',
-        )
-      ).rows.map((r) => [r.slug, r]),
-    );
+    const companies = new Map<string, Record<string, string | null>>();
+    if (company.length) {
+      const cols = company.map((d) => `${q(d.column)} AS ${q(d.filter)}`).join(', ');
+      const any = company.map((d) => `${q(d.column)} IS NOT NULL`).join(' OR ');
+      const found = await c.query(`SELECT slug, ${cols} FROM companies WHERE ${any}`);
+      for (const r of found.rows) companies.set(r.slug, r);
+    }
     // A cursor has no statement timeout of its own: each FETCH is a statement.
     await c.query(`DECLARE match_rows NO SCROLL CURSOR FOR
       SELECT j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us, j.collapse_key,
-             j.country_codes, j.skills, j.taxonomies, j.remote, j.has_salary, j.salary_annual_min,
-             j.salary_annual_max, j.company_slug, NULL::text AS industry_key, NULL::text AS size_range,
-             j.title_tsv::text AS title_tsv
+             j.remote, j.has_salary, j.salary_annual_min, j.salary_annual_max, j.company_slug,
+             j.title_tsv::text AS title_tsv${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.filter}`)}`).join('')}
       FROM jobs j
       WHERE j.state = 0
       ORDER BY j.posted_at DESC, j.id DESC`);
     for (;;) {
-      const batch = await c.query<MatchRow & { company_slug: string | null }>(
-        `FETCH ${BATCH} FROM match_rows`,
-      );
-      for (const r of batch.rows) {
-        const co = r.company_slug === null ? undefined : companies.get(r.company_slug);
-        if (co) {
-          r.industry_key = co.industry_key;
-          r.size_range = co.size_range;
-        }
-      }
-      if (batch.rows.length) take(batch.rows);
+      const batch = await c.query<Record<string, unknown>>(`FETCH ${BATCH} FROM match_rows`);
+      const out: MatchRow[] = batch.rows.map((r) => {
+        const values: MatchRow['values'] = {};
+        for (const d of own) values[d.filter] = r[`v:${d.filter}`] as string[] | string | null;
+        const co = r.company_slug === null ? undefined : companies.get(r.company_slug as string);
+        for (const d of company) values[d.filter] = co?.[d.filter] ?? null;
+        return {
+          id: r.id as string,
+          posted_us: r.posted_us as string,
+          collapse_key: r.collapse_key as string,
+          remote: r.remote as boolean,
+          has_salary: r.has_salary as boolean,
+          salary_annual_min: r.salary_annual_min as number | null,
+          salary_annual_max: r.salary_annual_max as number | null,
+          title_tsv: r.title_tsv as string,
+          values,
+        };
+      });
+      if (out.length) take(out);
       if (batch.rows.length < BATCH) break;
       // Let the process answer other work between batches.
       await new Promise((resolve) => setImmediate(resolve));

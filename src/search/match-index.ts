@@ -1,17 +1,26 @@
 // The live jobs of one data version in memory, in search order (posted_at DESC, id DESC, as PostgreSQL
-// sorted them), with a sorted set of rows per value of the filters users combine most (countries,
-// skills, taxonomies, title lexemes) and a column per row for the rest (remote, salary, the company's
-// industry and size, the collapse group); posting-time bounds are a range of the rows. It answers the exact total, the rows of a page and the groups
-// of a collapsed page of any request whose filters it holds, without visiting a heap row: a count that
-// PostgreSQL answers in hundreds of milliseconds when cold (every match's row is read) takes
-// milliseconds here. Requests with other filters are answered by PostgreSQL as before.
-import { type JobFilters, timeFrameStartMs } from './filters.ts';
+// sorted them), with the values of the dimensions it holds (dimensions.ts): a sorted set of rows per value
+// (countries, skills, taxonomies …) or a code per row (seniority, the company's industry …), a flag per
+// row (remote, salary), the salary bounds, the collapse group; posting-time bounds are a range of the
+// rows. It answers the exact total, the rows of a page, the groups of a collapsed page and the facet
+// counts of any request whose filters it holds, without visiting a heap row: a count that PostgreSQL
+// answers in hundreds of milliseconds when cold (every match's row is read) takes milliseconds here.
+// Requests with other filters are answered by PostgreSQL as before.
+import {
+  DIMENSIONS,
+  filteredByIndex,
+  HELD_CODES,
+  HELD_SETS,
+  type JobFilters,
+  timeFrameStartMs,
+} from './dimensions.ts';
 import {
   all,
   difference,
   EMPTY,
   intersect,
   intersectAll,
+  intersectCount,
   NumberList,
   RowList,
   type RowSet,
@@ -23,23 +32,15 @@ import {
 import type { LeftRow, MatchIdentity, MatchRow } from '../db/match-rows.ts';
 import { parseTsVector, type TsNode } from './match-tsquery.ts';
 
-/** The filters the index holds; a request with any other is answered by PostgreSQL. */
+/** The filters the index holds (its text queries too); a request with any other is answered by PostgreSQL. */
 const HELD = new Set<keyof JobFilters>([
-  'country',
-  'skill',
-  'taxonomies',
-  'remote',
-  'has_salary',
-  'salary_gte',
-  'salary_lte',
-  'company_industry',
-  'company_size',
+  ...DIMENSIONS.filter(filteredByIndex).map((d) => d.filter),
   'title',
   'title_advanced',
-  'time_frame',
-  'posted_gte',
-  'posted_lt',
 ]);
+
+/** The code filters the index tests row by row, as opposed to the sets it intersects. */
+const TESTED_CODES = HELD_CODES.filter(filteredByIndex);
 
 /** Whether the index can answer a request with these filters (its text queries aside). */
 export function holds(f: JobFilters): boolean {
@@ -92,15 +93,11 @@ export class MatchIndexBuilder {
   private flags = new RowList();
   private salMin = new NumberList();
   private salMax = new NumberList();
-  private industry = new RowList();
-  private size = new RowList();
-  private industryCodes = new Map<string, number>();
-  private sizeCodes = new Map<string, number>();
-  private sets = {
-    country: new Map<string, RowList>(),
-    skill: new Map<string, RowList>(),
-    taxonomy: new Map<string, RowList>(),
-  };
+  /** Per dimension held as sets (HELD_SETS' order): its rows per value, and the rows with none. */
+  private sets = HELD_SETS.map(() => new Map<string, RowList>());
+  private none = HELD_SETS.map(() => new RowList());
+  /** Per dimension held as codes (HELD_CODES' order): a code per row, and the code of each value. */
+  private codes = HELD_CODES.map(() => ({ rows: new RowList(), values: new Map<string, number>() }));
   private lexemes = new Map<string, { n: number; rows: RowList }>();
   private positions = new RowList();
   private positionsAt = new RowList();
@@ -122,11 +119,15 @@ export class MatchIndexBuilder {
     this.flags.push((r.remote ? REMOTE : 0) | (r.has_salary ? HAS_SALARY : 0));
     this.salMin.push(salary(r.salary_annual_min));
     this.salMax.push(salary(r.salary_annual_max));
-    this.industry.push(code(this.industryCodes, r.industry_key));
-    this.size.push(code(this.sizeCodes, r.size_range));
-    add(this.sets.country, r.country_codes, row);
-    add(this.sets.skill, r.skills, row);
-    add(this.sets.taxonomy, r.taxonomies, row);
+    for (let i = 0; i < HELD_SETS.length; i++) {
+      const values = (r.values[HELD_SETS[i].filter] as string[] | null) ?? [];
+      if (values.length) add(this.sets[i], values, row);
+      else this.none[i].push(row);
+    }
+    for (let i = 0; i < HELD_CODES.length; i++) {
+      const c = this.codes[i];
+      c.rows.push(code(c.values, r.values[HELD_CODES[i].filter] as string | null | undefined));
+    }
     const title = parseTsVector(r.title_tsv);
     if (!title) this.text = false;
     for (const [lexeme, at] of title ?? []) {
@@ -158,13 +159,14 @@ export class MatchIndexBuilder {
       flags: Uint8Array.from(this.flags.done()),
       salMin: narrowFloats(this.salMin.done()),
       salMax: narrowFloats(this.salMax.done()),
-      industry: narrowCodes(this.industry.done(), this.industryCodes.size),
-      size: narrowCodes(this.size.done(), this.sizeCodes.size),
-      industryCodes: this.industryCodes,
-      sizeCodes: this.sizeCodes,
-      country: done(this.sets.country),
-      skill: done(this.sets.skill),
-      taxonomy: done(this.sets.taxonomy),
+      sets: Object.fromEntries(HELD_SETS.map((d, i) => [d.filter, done(this.sets[i])])),
+      none: Object.fromEntries(HELD_SETS.map((d, i) => [d.filter, this.none[i].done()])),
+      codes: Object.fromEntries(
+        HELD_CODES.map((d, i) => {
+          const c = this.codes[i];
+          return [d.filter, { rows: narrowCodes(c.rows.done(), c.values.size), values: c.values }];
+        }),
+      ),
       lexemes: this.text ? lexemes : undefined,
       positions: phrases ? this.positions.done() : undefined,
       positionsAt: phrases ? this.positionsAt.done() : undefined,
@@ -181,8 +183,8 @@ function salary(x: number | null): number {
   return Number.isNaN(x) ? Infinity : x;
 }
 
-function code(codes: Map<string, number>, value: string | null): number {
-  if (value === null) return 0;
+function code(codes: Map<string, number>, value: string | null | undefined): number {
+  if (value === null || value === undefined) return 0;
   let c = codes.get(value);
   if (c === undefined) {
     c = codes.size + 1;
@@ -213,17 +215,27 @@ interface Parts {
   /** 32-bit where every bound is exact in 32 bits (whole amounts under 2^24 are). */
   salMin: Float64Array | Float32Array;
   salMax: Float64Array | Float32Array;
-  /** As few bytes a code as the codes need. */
-  industry: Codes;
-  size: Codes;
-  industryCodes: Map<string, number>;
-  sizeCodes: Map<string, number>;
-  country: Map<string, RowSet>;
-  skill: Map<string, RowSet>;
-  taxonomy: Map<string, RowSet>;
+  /** By filter, of the dimensions held as sets: the rows of each value, and the rows with no value. */
+  sets: Record<string, Map<string, RowSet>>;
+  none: Record<string, RowSet>;
+  /** By filter, of the dimensions held as codes: a code per row (0: no value), as few bytes as they need. */
+  codes: Record<string, CodeColumn>;
   lexemes?: Map<string, { n: number; rows: RowSet }>;
   positions?: Uint32Array;
   positionsAt?: Uint32Array;
+}
+
+interface CodeColumn {
+  rows: Codes;
+  /** The code of each value, from 1. */
+  values: Map<string, number>;
+}
+
+/** The counts of one facet: its values with their matches (most first), how many have any, and none. */
+export interface FacetCounts {
+  values: [value: string, count: number][];
+  distinct: number;
+  missing: number;
 }
 
 /** A set of rows, or every row but those (a NOT not yet applied to anything). */
@@ -309,8 +321,7 @@ export class MatchIndex {
       f.has_salary !== undefined ||
       f.salary_gte !== undefined ||
       f.salary_lte !== undefined ||
-      f.company_industry !== undefined ||
-      f.company_size !== undefined;
+      TESTED_CODES.some((d) => f[d.filter] !== undefined);
     const rows = perRow ? this.keep(c.rows, f) : (c.rows ?? this.everyRow());
     const start = after === undefined ? 0 : firstAbove(rows, after);
     if (perRow || !this.deadCount)
@@ -353,9 +364,14 @@ export class MatchIndex {
     const f = req.filters;
     const sets: RowSet[] = [];
     const without: RowSet[] = [];
-    if (f.country) sets.push(unionAll(f.country.map((c) => this.p.country.get(c) ?? EMPTY)));
-    if (f.taxonomies) sets.push(unionAll(f.taxonomies.map((t) => this.p.taxonomy.get(t) ?? EMPTY)));
-    for (const s of new Set(f.skill ?? [])) sets.push(this.p.skill.get(s) ?? EMPTY);
+    for (const d of HELD_SETS) {
+      const values = f[d.filter] as string[] | undefined;
+      if (!values) continue;
+      const of = this.p.sets[d.filter];
+      // Every value required (skill) is a set each; any of them, their union.
+      if (d.all) for (const v of new Set(values)) sets.push(of.get(v) ?? EMPTY);
+      else sets.push(unionAll(values.map((v) => of.get(v) ?? EMPTY)));
+    }
     if (req.text.length && !this.p.lexemes) return undefined;
     for (const node of req.text) {
       const m = this.text(node);
@@ -401,33 +417,40 @@ export class MatchIndex {
   }
 
   /** Rows by company code, made at the first request that wants them: one array, ordered by code. */
-  private byCode: { industry?: CodeRows; size?: CodeRows } = {};
+  private byCode = new Map<string, CodeRows>();
   private salariedRows: RowSet | undefined;
 
   /**
    * With no set to narrow them, the rows the filters tested per row are tested on: the smallest of the
-   * rows of the one industry, of the one size and of the rows with a salary that the filters ask for
+   * rows of the one company value (industry, size) and of the rows with a salary that the filters ask for
    * (undefined: every row). keep tests every filter again, so any of them gives the same matches; none is
-   * intersected, so a request allocates nothing for it.
+   * intersected, so a request allocates nothing for it. Only company codes are listed by value: a list
+   * per held code column would cost 4 bytes a row each, where testing a million codes takes a millisecond.
    */
   private narrowest(f: JobFilters): RowSet | undefined {
     let best: RowSet | undefined;
     const take = (rows: RowSet) => {
       if (!best || rows.length < best.length) best = rows;
     };
-    if (f.company_industry?.length === 1) take(this.withCode('industry', f.company_industry[0]));
-    if (f.company_size?.length === 1) take(this.withCode('size', f.company_size[0]));
+    for (const d of TESTED_CODES) {
+      const values = f[d.filter] as string[] | undefined;
+      if (d.company && values?.length === 1) take(this.withCode(d.filter, values[0]));
+    }
     if (f.has_salary === true || f.salary_gte !== undefined || f.salary_lte !== undefined)
       take(this.salaried());
     return best;
   }
 
-  /** The rows whose company has this industry (or size): none for a value no row has. */
-  private withCode(column: 'industry' | 'size', value: string): RowSet {
-    const c = this.p[`${column}Codes`].get(value);
+  /** The rows whose value of a code column is this one: none for a value no row has. */
+  private withCode(filter: string, value: string): RowSet {
+    const column = this.p.codes[filter];
+    const c = column.values.get(value);
     if (c === undefined) return EMPTY;
-    this.byCode[column] ??= codeRows(this.p[column], this.p[`${column}Codes`].size);
-    const by = this.byCode[column];
+    let by = this.byCode.get(filter);
+    if (!by) {
+      by = codeRows(column.rows, column.values.size);
+      this.byCode.set(filter, by);
+    }
     return by.rows.subarray(by.starts[c], by.starts[c + 1]);
   }
 
@@ -481,17 +504,22 @@ export class MatchIndex {
    * milliseconds.
    */
   private keep(rows: RowSet | undefined, f: JobFilters): RowSet {
-    const { flags, salMin, salMax, industry, size } = this.p;
+    const { flags, salMin, salMax } = this.p;
     const dead = this.deadCount ? this.dead : undefined;
     const remote = f.remote === undefined ? -1 : f.remote ? REMOTE : 0;
     const hasSalary = f.has_salary === undefined ? -1 : f.has_salary ? HAS_SALARY : 0;
     const gte = f.salary_gte;
     const lte = f.salary_lte;
-    // Company filters match the verified profile only: an unresolved employer has neither code (0).
-    const industries = f.company_industry && wanted(this.p.industryCodes, f.company_industry);
-    const sizes = f.company_size && wanted(this.p.sizeCodes, f.company_size);
+    // A code column tested against the wanted codes; no value (0) is never wanted, so a company filter
+    // matches the verified profile only, as in PostgreSQL.
+    const codes: { rows: Codes; want: Uint8Array }[] = [];
+    for (const d of TESTED_CODES) {
+      const values = f[d.filter] as string[] | undefined;
+      const column = this.p.codes[d.filter];
+      if (values) codes.push({ rows: column.rows, want: wanted(column.values, values) });
+    }
     const tested =
-      dead || remote >= 0 || hasSalary >= 0 || gte !== undefined || lte !== undefined || industries || sizes;
+      dead || remote >= 0 || hasSalary >= 0 || gte !== undefined || lte !== undefined || codes.length;
     if (!tested) return rows ?? this.everyRow();
     const n = rows ? rows.length : this.p.ids.length;
     // One buffer of a row each, reused: a new one per request (4 MB at a million rows) is memory the
@@ -499,7 +527,8 @@ export class MatchIndex {
     this.scratch ??= new Uint32Array(this.p.ids.length);
     const out = this.scratch;
     let k = 0;
-    for (let i = 0; i < n; i++) {
+    const tests = codes.length;
+    nextRow: for (let i = 0; i < n; i++) {
       const r = rows ? rows[i] : i;
       if (dead && dead[r]) continue;
       const fl = flags[r];
@@ -507,8 +536,7 @@ export class MatchIndex {
       if (hasSalary >= 0 && (fl & HAS_SALARY) !== hasSalary) continue;
       if (gte !== undefined && !((fl & HAS_SALARY) !== 0 && salMax[r] >= gte)) continue;
       if (lte !== undefined && !((fl & HAS_SALARY) !== 0 && salMin[r] <= lte)) continue;
-      if (industries && !industries[industry[r]]) continue;
-      if (sizes && !sizes[size[r]]) continue;
+      for (let t = 0; t < tests; t++) if (!codes[t].want[codes[t].rows[r]]) continue nextRow;
       out[k++] = r;
     }
     return out.subarray(0, k);
@@ -695,8 +723,15 @@ function codeRows(codes: Codes, max: number): CodeRows {
   return { rows, starts };
 }
 
-/** Format of a saved index; a file of another format is not read. */
-const FORMAT = 1;
+/** Format of a saved index; a file of another format is not read (2: the dimensions of dimensions.ts). */
+const FORMAT = 2;
+
+/** Where a saved dimension's sets lie: its values, the end of each one's rows, and the rows. */
+interface SavedSets {
+  keys: string[];
+  ends: number;
+  rows: number;
+}
 
 type Column = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array;
 
@@ -742,20 +777,19 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
     version: index.version,
     live: index.size,
     groupCount: p.groupCount,
-    industryCodes: [...p.industryCodes],
-    sizeCodes: [...p.sizeCodes],
+
     ids: { bytes: col(ids.bytes), ends: col(ids.ends) },
     posted: col(p.posted),
     groups: col(p.groups),
     flags: col(p.flags),
     salMin: col(p.salMin),
     salMax: col(p.salMax),
-    industry: col(p.industry),
-    size: col(p.size),
     dead: col(index.deadRows),
-    country: sets(p.country),
-    skill: sets(p.skill),
-    taxonomy: sets(p.taxonomy),
+    sets: Object.fromEntries(Object.entries(p.sets).map(([k, m]) => [k, sets(m)])),
+    none: Object.fromEntries(Object.entries(p.none).map(([k, rows]) => [k, col(rows)])),
+    codes: Object.fromEntries(
+      Object.entries(p.codes).map(([k, c]) => [k, { values: [...c.values], rows: col(c.rows) }]),
+    ),
     lexemes: p.lexemes && sets(new Map([...p.lexemes].map(([k, v]) => [k, v.rows]))),
     positions: p.positions && col(p.positions),
     positionsAt: p.positionsAt && col(p.positionsAt),
@@ -817,7 +851,7 @@ export function readIndex(bytes: Buffer): MatchIndex {
     if (!T) throw new Error(`match index: a column of type ${type}`);
     return new T(file.buffer as ArrayBuffer, base + at, length);
   });
-  const sets = (s: { keys: string[]; ends: number; rows: number }) => {
+  const sets = (s: SavedSets) => {
     const ends = cols[s.ends] as Uint32Array;
     const rows = cols[s.rows] as Uint32Array;
     return new Map(s.keys.map((k, i) => [k, rows.subarray(i ? ends[i - 1] : 0, ends[i])]));
@@ -832,13 +866,15 @@ export function readIndex(bytes: Buffer): MatchIndex {
     flags: cols[header.flags] as Uint8Array,
     salMin: cols[header.salMin] as Float64Array | Float32Array,
     salMax: cols[header.salMax] as Float64Array | Float32Array,
-    industry: cols[header.industry] as Codes,
-    size: cols[header.size] as Codes,
-    industryCodes: new Map(header.industryCodes),
-    sizeCodes: new Map(header.sizeCodes),
-    country: sets(header.country),
-    skill: sets(header.skill),
-    taxonomy: sets(header.taxonomy),
+    sets: Object.fromEntries(Object.entries(header.sets).map(([k, s]) => [k, sets(s as SavedSets)])),
+    none: Object.fromEntries(
+      Object.entries(header.none as Record<string, number>).map(([k, c]) => [k, cols[c] as Uint32Array]),
+    ),
+    codes: Object.fromEntries(
+      Object.entries(header.codes as Record<string, { values: [string, number][]; rows: number }>).map(
+        ([k, c]) => [k, { values: new Map(c.values), rows: cols[c.rows] as Codes }],
+      ),
+    ),
     lexemes: lexemes && new Map([...lexemes].map(([k, rows], n) => [k, { n, rows }])),
     positions: header.positions === undefined ? undefined : (cols[header.positions] as Uint32Array),
     positionsAt: header.positionsAt === undefined ? undefined : (cols[header.positionsAt] as Uint32Array),

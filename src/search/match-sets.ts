@@ -7,8 +7,18 @@ export const EMPTY: RowSet = new Uint32Array(0);
 
 /** Rows in both; a much smaller side is looked up in the larger by binary search. */
 export function intersect(a: RowSet, b: RowSet): RowSet {
+  const out = new Uint32Array(Math.min(a.length, b.length));
+  return out.subarray(0, meet(a, b, out));
+}
+
+/** How many rows are in both (a facet's count among the matches), without listing them. */
+export function intersectCount(a: RowSet, b: RowSet): number {
+  return meet(a, b, undefined);
+}
+
+/** The rows in both, written to `out` when given; returns how many. */
+function meet(a: RowSet, b: RowSet, out: Uint32Array | undefined): number {
   if (a.length > b.length) [a, b] = [b, a];
-  const out = new Uint32Array(a.length);
   let n = 0;
   if (a.length * 16 < b.length) {
     let lo = 0;
@@ -20,7 +30,10 @@ export function intersect(a: RowSet, b: RowSet): RowSet {
         else hi = mid;
       }
       if (lo === b.length) break;
-      if (b[lo] === x) out[n++] = x;
+      if (b[lo] === x) {
+        if (out) out[n] = x;
+        n++;
+      }
     }
   } else {
     let i = 0;
@@ -29,14 +42,15 @@ export function intersect(a: RowSet, b: RowSet): RowSet {
       const x = a[i];
       const y = b[j];
       if (x === y) {
-        out[n++] = x;
+        if (out) out[n] = x;
+        n++;
         i++;
         j++;
       } else if (x < y) i++;
       else j++;
     }
   }
-  return out.subarray(0, n);
+  return n;
 }
 
 /** Rows in either. */

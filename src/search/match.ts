@@ -7,7 +7,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { matchIdentity, readLeftSince, readMatchRows } from '../db/match-rows.ts';
 import { dataVersion } from '../db/stats.ts';
-import type { JobFilters } from './filters.ts';
+import { HELD_CODES, HELD_SETS, type JobFilters } from './dimensions.ts';
 import {
   holds,
   loadIndex,
@@ -62,7 +62,12 @@ export type IndexBuilder = () => Promise<Built>;
 /** Builds the index from the live jobs `pool` reads, in this thread. */
 export async function buildIndex(pool: pg.Pool): Promise<MatchIndex> {
   const b = new MatchIndexBuilder();
-  const version = await readMatchRows(pool, (rows) => {
+  const held = [...HELD_SETS, ...HELD_CODES].map((d) => ({
+    filter: d.filter,
+    column: d.column!,
+    company: d.company,
+  }));
+  const version = await readMatchRows(pool, held, (rows) => {
     for (const r of rows) b.add(r);
   });
   return b.done(version);

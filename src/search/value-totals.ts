@@ -4,27 +4,13 @@
 // total in one look-up instead of counting its matches, which costs about a microsecond each when cold.
 import type pg from 'pg';
 import type { Counted } from '../model/totals.ts';
-import { type JobFilters, timeFrameStart } from './filters.ts';
+import { DIMENSIONS, type JobFilters, timeFrameStart } from './dimensions.ts';
 import { JobState } from '../model/job-state.ts';
 import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { VERSION_SQL } from './totals.ts';
 
 /** value_totals' dimension of each filter whose one value is a total of its own. */
-const DIMS: Partial<Record<keyof JobFilters, string>> = {
-  country: 'country',
-  city: 'city',
-  region: 'region',
-  continent: 'continent',
-  skill: 'skill',
-  taxonomies: 'taxonomy',
-  employment_type: 'employment_type',
-  education: 'education',
-  work_arrangement: 'work_arrangement',
-  seniority: 'seniority',
-  experience_level: 'experience_level',
-  language: 'language',
-  remote: 'remote',
-};
+const DIMS = new Map(DIMENSIONS.flatMap((d) => (d.totals ? [[d.filter, d.totals]] : [])));
 
 /** A single title term, as the text queries compile it (phrases and operators are counted). */
 const ONE_TERM = /^'(?:[^'\s]|'')+'$/;
@@ -60,7 +46,7 @@ export function valueTotalOf(f: JobFilters): ValueTotal | undefined {
   if (name === 'time_frame')
     return { since: sql`${timeFrameStart(v as { ms: number; at: number })}::timestamptz` };
   if (name === 'posted_gte') return { since: sql`${v}::timestamptz` };
-  const dim = DIMS[name];
+  const dim = DIMS.get(name);
   if (!dim) return undefined;
   if (typeof v === 'boolean') return { dim, value: String(v) };
   // A list is a set: `GB,United Kingdom` is one value.

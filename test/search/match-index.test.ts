@@ -1,6 +1,6 @@
 // The in-memory match index answers exactly what PostgreSQL answers: for random requests over generated
-// data (countries, skills, taxonomies, remote, salary bounds, company industry and size, title queries in
-// both syntaxes, collapse, offsets), the page, total and cursor of a search with the index are the same
+// data (countries, skills, taxonomies, every other dimension it holds, remote, salary bounds, company
+// industry and size, title queries in both syntaxes, collapse, offsets), the page, total and cursor of a search with the index are the same
 // bytes as without it, and so is every count.
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -41,6 +41,19 @@ const values = {
   postedText: [] as string[],
   /** Runs of two to four words of real titles, as they stand (stop words too). */
   runs: [] as string[][],
+  /** Values of the other dimensions the index holds (dimensions.ts), by filter. */
+  dims: {} as Record<string, string[]>,
+};
+
+/** The other held dimensions' filters and columns: lists, then single values. */
+const LISTS = { continent: 'continents', employment_type: 'employment_type', education: 'education' };
+const SINGLES = {
+  work_arrangement: 'work_arrangement',
+  seniority: 'seniority',
+  experience_level: 'experience_level',
+  language: 'language',
+  salary_currency: 'salary_currency',
+  source_type: 'source_type',
 };
 
 beforeAll(async () => {
@@ -95,6 +108,14 @@ beforeAll(async () => {
   ).rows;
   values.posted = posted.map((r) => Number(r.ms));
   values.postedText = posted.map((r) => r.t);
+  for (const [filter, column] of Object.entries(LISTS))
+    values.dims[filter] = await q(
+      `SELECT DISTINCT unnest(${column}) AS v FROM jobs WHERE state = 0 ORDER BY 1 LIMIT 12`,
+    );
+  for (const [filter, column] of Object.entries(SINGLES))
+    values.dims[filter] = await q(
+      `SELECT DISTINCT ${column} AS v FROM jobs WHERE state = 0 AND ${column} IS NOT NULL ORDER BY 1 LIMIT 12`,
+    );
   const titles = await q(`SELECT title_raw AS v FROM jobs WHERE state = 0 ORDER BY id LIMIT 300`);
   for (const t of titles) {
     const ws = t.split(/\s+/).filter((w) => /^[A-Za-z]+$/.test(w));
@@ -183,6 +204,9 @@ function filtersArb(): fc.Arbitrary<JobFilters> {
     salary_lte: fc.oneof(fc.constantFrom(...values.salaries), fc.integer({ min: 0, max: 400_000 })),
     company_industry: sub(() => values.industries),
     company_size: sub(() => values.sizes),
+    ...Object.fromEntries(
+      [...Object.keys(LISTS), ...Object.keys(SINGLES)].map((k) => [k, sub(() => [...values.dims[k], 'zz'])]),
+    ),
     // A window that starts at a job's posting time, a millisecond either side of it, or far back.
     time_frame: fc
       .tuple(
@@ -684,16 +708,12 @@ describe('salary bounds kept in 32 bits only where exact', () => {
     id: `s:${i}`,
     posted_us: String(1_700_000_000_000_000 - i),
     collapse_key: `k${i}`,
-    country_codes: [],
-    skills: [],
-    taxonomies: [],
     remote: false,
     has_salary: true,
     salary_annual_min: min,
     salary_annual_max: max,
-    industry_key: null,
-    size_range: null,
     title_tsv: '',
+    values: {},
   });
   const bounds = [0, 1, 49_999, 50_000, 50_000.25, 50_001, 16_777_217, 123_456_790, 1e9];
   for (const extra of [[], [123_456_789.123]]) {
