@@ -14,13 +14,13 @@ export interface MatchRow {
   salary_annual_max: number | null;
   /** title_tsv in its text form. */
   title_tsv: string;
-  /** The values of each dimension the index keeps (`held`), by filter name: a list, or one value or null. */
+  /** The values of each dimension the index keeps (`held`), by its name: a list, or one value or null. */
   values: Record<string, string[] | string | null>;
 }
 
-/** A dimension the match index keeps: its filter, its column, and whether that is the company's. */
+/** A dimension the match index keeps: its name, its column, and whether that is the company's. */
 export interface HeldColumn {
-  filter: string;
+  name: string;
   column: string;
   company?: boolean;
 }
@@ -47,7 +47,7 @@ export async function readMatchRows(
     // reading the sort index in order.
     const companies = new Map<string, Record<string, string | null>>();
     if (company.length) {
-      const cols = company.map((d) => `${q(d.column)} AS ${q(d.filter)}`).join(', ');
+      const cols = company.map((d) => `${q(d.column)} AS ${q(d.name)}`).join(', ');
       const any = company.map((d) => `${q(d.column)} IS NOT NULL`).join(' OR ');
       const found = await c.query(`SELECT slug, ${cols} FROM companies WHERE ${any}`);
       for (const r of found.rows) companies.set(r.slug, r);
@@ -56,7 +56,7 @@ export async function readMatchRows(
     await c.query(`DECLARE match_rows NO SCROLL CURSOR FOR
       SELECT j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us, j.collapse_key,
              j.remote, j.has_salary, j.salary_annual_min, j.salary_annual_max, j.company_slug,
-             j.title_tsv::text AS title_tsv${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.filter}`)}`).join('')}
+             j.title_tsv::text AS title_tsv${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.name}`)}`).join('')}
       FROM jobs j
       WHERE j.state = 0
       ORDER BY j.posted_at DESC, j.id DESC`);
@@ -64,9 +64,9 @@ export async function readMatchRows(
       const batch = await c.query<Record<string, unknown>>(`FETCH ${BATCH} FROM match_rows`);
       const out: MatchRow[] = batch.rows.map((r) => {
         const values: MatchRow['values'] = {};
-        for (const d of own) values[d.filter] = r[`v:${d.filter}`] as string[] | string | null;
+        for (const d of own) values[d.name] = r[`v:${d.name}`] as string[] | string | null;
         const co = r.company_slug === null ? undefined : companies.get(r.company_slug as string);
-        for (const d of company) values[d.filter] = co?.[d.filter] ?? null;
+        for (const d of company) values[d.name] = co?.[d.name] ?? null;
         return {
           id: r.id as string,
           posted_us: r.posted_us as string,

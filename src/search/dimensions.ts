@@ -58,7 +58,12 @@ export interface JobFilters {
 export type Holding = 'sets' | 'codes' | 'own';
 
 export interface Dimension {
-  filter: keyof JobFilters;
+  /** Its name: the facet's (the Job's field name), and the key of its values in the match index. */
+  name: string;
+  /** The filter of /v1/jobs on it (the company facet has none). */
+  filter?: keyof JobFilters;
+  /** A facet: its values can be counted (/v1/jobs/facets). */
+  facet?: boolean;
   /** Its column: on `jobs j`, or on `companies c` when `company` (matched against the verified profile). */
   column?: string;
   company?: boolean;
@@ -94,68 +99,205 @@ const sourceSlugs = (given: string[]) =>
  * look-up of the company, written after the row's own conditions; filters.ts).
  */
 export const DIMENSIONS: readonly Dimension[] = [
-  { filter: 'company_industry', column: 'industry_key', company: true, index: 'codes' },
-  { filter: 'company_size', column: 'size_range', company: true, index: 'codes' },
-  { filter: 'employee_count_gte', company: true, where: (v: number) => sql`c.employee_count >= ${v}` },
-  { filter: 'employee_count_lt', company: true, where: (v: number) => sql`c.employee_count < ${v}` },
-  { filter: 'funding_gte', company: true, where: (v: number) => sql`c.total_funding >= ${v}` },
-  { filter: 'funding_lt', company: true, where: (v: number) => sql`c.total_funding < ${v}` },
-  { filter: 'company_country', column: 'hq_country', company: true },
-  { filter: 'domain', column: 'domain', company: true },
-  { filter: 'country', column: 'country_codes', many: true, totals: 'country', index: 'sets' },
-  { filter: 'city', column: 'cities', many: true, totals: 'city' },
-  { filter: 'region', column: 'regions', many: true, totals: 'region' },
-  { filter: 'continent', column: 'continents', many: true, totals: 'continent', index: 'sets' },
-  // Enrichment keeps location.remote equal to (work_arrangement = Remote): false is on-site or hybrid.
-  { filter: 'remote', column: 'remote', totals: 'remote', index: 'own' },
-  { filter: 'work_arrangement', column: 'work_arrangement', totals: 'work_arrangement', index: 'codes' },
-  { filter: 'skill', column: 'skills', many: true, all: true, totals: 'skill', index: 'sets' },
-  { filter: 'taxonomies', column: 'taxonomies', many: true, totals: 'taxonomy', index: 'sets' },
   {
+    name: 'company_industry',
+    facet: true,
+    filter: 'company_industry',
+    column: 'industry_key',
+    company: true,
+    index: 'codes',
+  },
+  {
+    name: 'company_size',
+    facet: true,
+    filter: 'company_size',
+    column: 'size_range',
+    company: true,
+    index: 'codes',
+  },
+  {
+    name: 'employee_count_gte',
+    filter: 'employee_count_gte',
+    company: true,
+    where: (v: number) => sql`c.employee_count >= ${v}`,
+  },
+  {
+    name: 'employee_count_lt',
+    filter: 'employee_count_lt',
+    company: true,
+    where: (v: number) => sql`c.employee_count < ${v}`,
+  },
+  {
+    name: 'funding_gte',
+    filter: 'funding_gte',
+    company: true,
+    where: (v: number) => sql`c.total_funding >= ${v}`,
+  },
+  {
+    name: 'funding_lt',
+    filter: 'funding_lt',
+    company: true,
+    where: (v: number) => sql`c.total_funding < ${v}`,
+  },
+  { name: 'company_country', filter: 'company_country', column: 'hq_country', company: true },
+  { name: 'domain', filter: 'domain', column: 'domain', company: true },
+  {
+    name: 'country',
+    facet: true,
+    filter: 'country',
+    column: 'country_codes',
+    many: true,
+    totals: 'country',
+    index: 'sets',
+  },
+  { name: 'city', facet: true, filter: 'city', column: 'cities', many: true, totals: 'city' },
+  { name: 'region', facet: true, filter: 'region', column: 'regions', many: true, totals: 'region' },
+  {
+    name: 'continent',
+    facet: true,
+    filter: 'continent',
+    column: 'continents',
+    many: true,
+    totals: 'continent',
+    index: 'sets',
+  },
+  // Enrichment keeps location.remote equal to (work_arrangement = Remote): false is on-site or hybrid.
+  { name: 'remote', facet: true, filter: 'remote', column: 'remote', totals: 'remote', index: 'own' },
+  {
+    name: 'work_arrangement',
+    facet: true,
+    filter: 'work_arrangement',
+    column: 'work_arrangement',
+    totals: 'work_arrangement',
+    index: 'codes',
+  },
+  {
+    name: 'skills',
+    facet: true,
+    filter: 'skill',
+    column: 'skills',
+    many: true,
+    all: true,
+    totals: 'skill',
+    index: 'sets',
+  },
+  {
+    name: 'taxonomies',
+    facet: true,
+    filter: 'taxonomies',
+    column: 'taxonomies',
+    many: true,
+    totals: 'taxonomy',
+    index: 'sets',
+  },
+  {
+    name: 'employment_type',
+    facet: true,
     filter: 'employment_type',
     column: 'employment_type',
     many: true,
     totals: 'employment_type',
     index: 'sets',
   },
-  { filter: 'seniority', column: 'seniority', totals: 'seniority', index: 'codes' },
-  { filter: 'experience_level', column: 'experience_level', totals: 'experience_level', index: 'codes' },
-  { filter: 'education', column: 'education', many: true, totals: 'education', index: 'sets' },
-  { filter: 'language', column: 'language', totals: 'language', index: 'codes' },
   {
+    name: 'seniority',
+    facet: true,
+    filter: 'seniority',
+    column: 'seniority',
+    totals: 'seniority',
+    index: 'codes',
+  },
+  {
+    name: 'experience_level',
+    facet: true,
+    filter: 'experience_level',
+    column: 'experience_level',
+    totals: 'experience_level',
+    index: 'codes',
+  },
+  {
+    name: 'education_requirements',
+    facet: true,
+    filter: 'education',
+    column: 'education',
+    many: true,
+    totals: 'education',
+    index: 'sets',
+  },
+  {
+    name: 'job_language',
+    facet: true,
+    filter: 'language',
+    column: 'language',
+    totals: 'language',
+    index: 'codes',
+  },
+  {
+    name: 'visa_sponsorship',
     filter: 'visa_sponsorship',
     where: (v: 'only' | 'exclude') => (v === 'only' ? sql`j.visa_sponsorship` : sql`NOT j.visa_sponsorship`),
   },
-  { filter: 'has_salary', column: 'has_salary', index: 'own' },
+  { name: 'has_salary', filter: 'has_salary', column: 'has_salary', index: 'own' },
   {
+    name: 'salary_gte',
     filter: 'salary_gte',
     where: (v: number) => sql`j.has_salary AND j.salary_annual_max >= ${v}`,
     index: 'own',
   },
   {
+    name: 'salary_lte',
     filter: 'salary_lte',
     where: (v: number) => sql`j.has_salary AND j.salary_annual_min <= ${v}`,
     index: 'own',
   },
-  { filter: 'salary_currency', column: 'salary_currency', index: 'codes' },
+  {
+    name: 'salary_currency',
+    facet: true,
+    filter: 'salary_currency',
+    column: 'salary_currency',
+    index: 'codes',
+  },
   // Kept by the index for its facet; filtered by PostgreSQL, which knows the legacy slugs.
   {
+    name: 'source',
+    facet: true,
     filter: 'source',
     column: 'source',
     where: (v: string[]) => sql`j.source = ANY(${sourceSlugs(v)})`,
     index: 'codes',
   },
-  { filter: 'exclude_source', where: (v: string[]) => sql`NOT (j.source = ANY(${sourceSlugs(v)}))` },
-  { filter: 'source_type', column: 'source_type', index: 'codes' },
   {
+    name: 'exclude_source',
+    filter: 'exclude_source',
+    where: (v: string[]) => sql`NOT (j.source = ANY(${sourceSlugs(v)}))`,
+  },
+  { name: 'source_type', facet: true, filter: 'source_type', column: 'source_type', index: 'codes' },
+  // The employer's profile, by slug: a facet (its label, the company's name), no filter.
+  { name: 'company', facet: true, column: 'company_slug', index: 'codes' },
+  {
+    name: 'time_frame',
     filter: 'time_frame',
     where: (v: { ms: number; at: number }) => sql`j.posted_at >= ${timeFrameStart(v)}::timestamptz`,
     index: 'own',
   },
-  { filter: 'posted_gte', where: (v: string) => sql`j.posted_at >= ${v}::timestamptz`, index: 'own' },
-  { filter: 'posted_lt', where: (v: string) => sql`j.posted_at < ${v}::timestamptz`, index: 'own' },
-  { filter: 'created_gte', where: (v: string) => sql`j.created_at >= ${v}::timestamptz` },
-  { filter: 'created_lt', where: (v: string) => sql`j.created_at < ${v}::timestamptz` },
+  {
+    name: 'posted_gte',
+    filter: 'posted_gte',
+    where: (v: string) => sql`j.posted_at >= ${v}::timestamptz`,
+    index: 'own',
+  },
+  {
+    name: 'posted_lt',
+    filter: 'posted_lt',
+    where: (v: string) => sql`j.posted_at < ${v}::timestamptz`,
+    index: 'own',
+  },
+  {
+    name: 'created_gte',
+    filter: 'created_gte',
+    where: (v: string) => sql`j.created_at >= ${v}::timestamptz`,
+  },
+  { name: 'created_lt', filter: 'created_lt', where: (v: string) => sql`j.created_at < ${v}::timestamptz` },
 ];
 
 /** The condition of one filter's value on `jobs j` (or, for a company filter, `companies c`). */
@@ -171,8 +313,11 @@ export function dimensionWhere(d: Dimension, v: unknown): Sql {
  * stored (a condition of its own, as source's legacy slugs, needs PostgreSQL).
  */
 export const filteredByIndex = (d: Dimension): boolean =>
-  d.index === 'own' || (d.index !== undefined && !d.where);
+  d.filter !== undefined && (d.index === 'own' || (d.index !== undefined && !d.where));
 
 /** The dimensions whose values the match index keeps, by how: built, saved and read generically. */
+/** The dimensions that are facets, by name. */
+export const FACETS = new Map(DIMENSIONS.filter((d) => d.facet).map((d) => [d.name, d]));
+
 export const HELD_SETS = DIMENSIONS.filter((d) => d.index === 'sets');
 export const HELD_CODES = DIMENSIONS.filter((d) => d.index === 'codes');

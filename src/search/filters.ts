@@ -53,7 +53,7 @@ export function compileFilters(f: JobFilters, opts: CompileOptions = {}): Sql {
   // Company filters match the verified profile only: an unresolved employer never matches.
   const company: Sql[] = [];
   for (const d of DIMENSIONS) {
-    const v = f[d.filter];
+    const v = d.filter && f[d.filter];
     if (v !== undefined) (d.company ? company : w).push(dimensionWhere(d, v));
   }
   if (company.length)

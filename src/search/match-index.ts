@@ -34,12 +34,13 @@ import { parseTsVector, type TsNode } from './match-tsquery.ts';
 
 /** The filters the index holds (its text queries too); a request with any other is answered by PostgreSQL. */
 const HELD = new Set<keyof JobFilters>([
-  ...DIMENSIONS.filter(filteredByIndex).map((d) => d.filter),
+  ...DIMENSIONS.filter(filteredByIndex).map((d) => d.filter!),
   'title',
   'title_advanced',
 ]);
 
-/** The code filters the index tests row by row, as opposed to the sets it intersects. */
+/** The filters on values the index keeps: the sets it intersects, the codes it tests row by row. */
+const TESTED_SETS = HELD_SETS.filter(filteredByIndex);
 const TESTED_CODES = HELD_CODES.filter(filteredByIndex);
 
 /** Whether the index can answer a request with these filters (its text queries aside). */
@@ -120,13 +121,13 @@ export class MatchIndexBuilder {
     this.salMin.push(salary(r.salary_annual_min));
     this.salMax.push(salary(r.salary_annual_max));
     for (let i = 0; i < HELD_SETS.length; i++) {
-      const values = (r.values[HELD_SETS[i].filter] as string[] | null) ?? [];
+      const values = (r.values[HELD_SETS[i].name] as string[] | null) ?? [];
       if (values.length) add(this.sets[i], values, row);
       else this.none[i].push(row);
     }
     for (let i = 0; i < HELD_CODES.length; i++) {
       const c = this.codes[i];
-      c.rows.push(code(c.values, r.values[HELD_CODES[i].filter] as string | null | undefined));
+      c.rows.push(code(c.values, r.values[HELD_CODES[i].name] as string | null | undefined));
     }
     const title = parseTsVector(r.title_tsv);
     if (!title) this.text = false;
@@ -159,12 +160,12 @@ export class MatchIndexBuilder {
       flags: Uint8Array.from(this.flags.done()),
       salMin: narrowFloats(this.salMin.done()),
       salMax: narrowFloats(this.salMax.done()),
-      sets: Object.fromEntries(HELD_SETS.map((d, i) => [d.filter, done(this.sets[i])])),
-      none: Object.fromEntries(HELD_SETS.map((d, i) => [d.filter, this.none[i].done()])),
+      sets: Object.fromEntries(HELD_SETS.map((d, i) => [d.name, done(this.sets[i])])),
+      none: Object.fromEntries(HELD_SETS.map((d, i) => [d.name, this.none[i].done()])),
       codes: Object.fromEntries(
         HELD_CODES.map((d, i) => {
           const c = this.codes[i];
-          return [d.filter, { rows: narrowCodes(c.rows.done(), c.values.size), values: c.values }];
+          return [d.name, { rows: narrowCodes(c.rows.done(), c.values.size), values: c.values }];
         }),
       ),
       lexemes: this.text ? lexemes : undefined,
@@ -215,10 +216,10 @@ interface Parts {
   /** 32-bit where every bound is exact in 32 bits (whole amounts under 2^24 are). */
   salMin: Float64Array | Float32Array;
   salMax: Float64Array | Float32Array;
-  /** By filter, of the dimensions held as sets: the rows of each value, and the rows with no value. */
+  /** By name, of the dimensions held as sets: the rows of each value, and the rows with no value. */
   sets: Record<string, Map<string, RowSet>>;
   none: Record<string, RowSet>;
-  /** By filter, of the dimensions held as codes: a code per row (0: no value), as few bytes as they need. */
+  /** By name, of the dimensions held as codes: a code per row (0: no value), as few bytes as they need. */
   codes: Record<string, CodeColumn>;
   lexemes?: Map<string, { n: number; rows: RowSet }>;
   positions?: Uint32Array;
@@ -321,7 +322,7 @@ export class MatchIndex {
       f.has_salary !== undefined ||
       f.salary_gte !== undefined ||
       f.salary_lte !== undefined ||
-      TESTED_CODES.some((d) => f[d.filter] !== undefined);
+      TESTED_CODES.some((d) => f[d.filter!] !== undefined);
     const rows = perRow ? this.keep(c.rows, f) : (c.rows ?? this.everyRow());
     const start = after === undefined ? 0 : firstAbove(rows, after);
     if (perRow || !this.deadCount)
@@ -364,10 +365,10 @@ export class MatchIndex {
     const f = req.filters;
     const sets: RowSet[] = [];
     const without: RowSet[] = [];
-    for (const d of HELD_SETS) {
-      const values = f[d.filter] as string[] | undefined;
+    for (const d of TESTED_SETS) {
+      const values = f[d.filter!] as string[] | undefined;
       if (!values) continue;
-      const of = this.p.sets[d.filter];
+      const of = this.p.sets[d.name];
       // Every value required (skill) is a set each; any of them, their union.
       if (d.all) for (const v of new Set(values)) sets.push(of.get(v) ?? EMPTY);
       else sets.push(unionAll(values.map((v) => of.get(v) ?? EMPTY)));
@@ -433,8 +434,8 @@ export class MatchIndex {
       if (!best || rows.length < best.length) best = rows;
     };
     for (const d of TESTED_CODES) {
-      const values = f[d.filter] as string[] | undefined;
-      if (d.company && values?.length === 1) take(this.withCode(d.filter, values[0]));
+      const values = f[d.filter!] as string[] | undefined;
+      if (d.company && values?.length === 1) take(this.withCode(d.name, values[0]));
     }
     if (f.has_salary === true || f.salary_gte !== undefined || f.salary_lte !== undefined)
       take(this.salaried());
@@ -442,14 +443,14 @@ export class MatchIndex {
   }
 
   /** The rows whose value of a code column is this one: none for a value no row has. */
-  private withCode(filter: string, value: string): RowSet {
-    const column = this.p.codes[filter];
+  private withCode(name: string, value: string): RowSet {
+    const column = this.p.codes[name];
     const c = column.values.get(value);
     if (c === undefined) return EMPTY;
-    let by = this.byCode.get(filter);
+    let by = this.byCode.get(name);
     if (!by) {
       by = codeRows(column.rows, column.values.size);
-      this.byCode.set(filter, by);
+      this.byCode.set(name, by);
     }
     return by.rows.subarray(by.starts[c], by.starts[c + 1]);
   }
@@ -514,8 +515,8 @@ export class MatchIndex {
     // matches the verified profile only, as in PostgreSQL.
     const codes: { rows: Codes; want: Uint8Array }[] = [];
     for (const d of TESTED_CODES) {
-      const values = f[d.filter] as string[] | undefined;
-      const column = this.p.codes[d.filter];
+      const values = f[d.filter!] as string[] | undefined;
+      const column = this.p.codes[d.name];
       if (values) codes.push({ rows: column.rows, want: wanted(column.values, values) });
     }
     const tested =
@@ -642,6 +643,52 @@ export class MatchIndex {
   private numbers(l: { lexeme: string; prefix: boolean }): Set<number> {
     const names = l.prefix ? this.prefixed(l.lexeme) : [l.lexeme];
     return new Set(names.flatMap((x) => (this.p.lexemes!.has(x) ? [this.p.lexemes!.get(x)!.n] : [])));
+  }
+
+  /**
+   * Counts per value of each named dimension among `rows` (live matches, as `matches` gives them), the
+   * `limit` values with most matches first (ties by value), how many values have any, and how many rows
+   * have none. Undefined when a dimension is not one the index keeps.
+   */
+  facets(rows: RowSet, names: string[], limit: number): Record<string, FacetCounts> | undefined {
+    const out: Record<string, FacetCounts> = {};
+    for (const name of names) {
+      const counts = this.facet(rows, name);
+      if (!counts) return undefined;
+      const values = [...counts.byValue].filter(([, n]) => n > 0);
+      values.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      out[name] = { values: values.slice(0, limit), distinct: values.length, missing: counts.missing };
+    }
+    return out;
+  }
+
+  private facet(rows: RowSet, name: string): { byValue: Map<string, number>; missing: number } | undefined {
+    const byValue = new Map<string, number>();
+    // Every row, none dead: a value's count is its set's length.
+    const everyRow = rows.length === this.p.ids.length;
+    const sets = this.p.sets[name];
+    if (sets) {
+      for (const [v, set] of sets) byValue.set(v, everyRow ? set.length : intersectCount(rows, set));
+      const none = this.p.none[name];
+      return { byValue, missing: everyRow ? none.length : intersectCount(rows, none) };
+    }
+    const column = this.p.codes[name];
+    if (column) {
+      const n = new Uint32Array(column.values.size + 1);
+      const codes = column.rows;
+      for (let i = 0; i < rows.length; i++) n[codes[rows[i]]]++;
+      for (const [v, c] of column.values) byValue.set(v, n[c]);
+      return { byValue, missing: n[0] };
+    }
+    if (name === 'remote') {
+      const { flags } = this.p;
+      let remote = 0;
+      for (let i = 0; i < rows.length; i++) remote += flags[rows[i]] & REMOTE;
+      byValue.set('true', remote);
+      byValue.set('false', rows.length - remote);
+      return { byValue, missing: 0 };
+    }
+    return undefined;
   }
 
   /** The id of each row of a page of matches. */

@@ -9,6 +9,7 @@ import { matchIdentity, readLeftSince, readMatchRows } from '../db/match-rows.ts
 import { dataVersion } from '../db/stats.ts';
 import { HELD_CODES, HELD_SETS, type JobFilters } from './dimensions.ts';
 import {
+  type FacetCounts,
   holds,
   loadIndex,
   type MatchIndex,
@@ -32,6 +33,8 @@ export interface MatchQuery {
    * when the job is one of the index's rows (live, or left since the build), as the keyset then is.
    */
   after?: { postedUs: number; id: string };
+  /** Facet counts of these dimensions (by name) among the matches instead of a page; not collapsed. */
+  facets?: { names: string[]; limit: number };
 }
 
 export interface MatchAnswer {
@@ -41,6 +44,8 @@ export interface MatchAnswer {
   ids: string[];
   /** Collapsed: each group's number of matching jobs. */
   openings?: number[];
+  /** Asked for facets: the counts of each, by name. */
+  facets?: Record<string, FacetCounts>;
 }
 
 /** Where a request asks for its answer: the index in this process, or the one that holds it. */
@@ -63,7 +68,7 @@ export type IndexBuilder = () => Promise<Built>;
 export async function buildIndex(pool: pg.Pool): Promise<MatchIndex> {
   const b = new MatchIndexBuilder();
   const held = [...HELD_SETS, ...HELD_CODES].map((d) => ({
-    filter: d.filter,
+    name: d.name,
     column: d.column!,
     company: d.company,
   }));
@@ -261,6 +266,11 @@ export class MatchService implements MatchSource {
     // The index may have been carried to a newer version while the text was read: matched only at q's.
     if (index !== this.index || index.version !== q.version) return undefined;
     const request = { filters: q.filters, text };
+    if (q.facets) {
+      const rows = q.collapse ? undefined : index.matches(request);
+      const facets = rows && index.facets(rows, q.facets.names, q.facets.limit);
+      return facets && { total: rows.length, ids: [], facets };
+    }
     if (q.collapse) {
       const rows = index.matches(request);
       if (!rows) return undefined;

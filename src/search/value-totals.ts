@@ -10,7 +10,7 @@ import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { VERSION_SQL } from './totals.ts';
 
 /** value_totals' dimension of each filter whose one value is a total of its own. */
-const DIMS = new Map(DIMENSIONS.flatMap((d) => (d.totals ? [[d.filter, d.totals]] : [])));
+const DIMS = new Map(DIMENSIONS.flatMap((d) => (d.filter && d.totals ? [[d.filter, d.totals]] : [])));
 
 /** A single title term, as the text queries compile it (phrases and operators are counted). */
 const ONE_TERM = /^'(?:[^'\s]|'')+'$/;

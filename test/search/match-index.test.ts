@@ -11,7 +11,8 @@ import { generateDataset } from '../../src/demo/generate.ts';
 import { expireDue } from '../../src/ingest/expiry.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { instant } from '../../src/http/params/codecs.ts';
-import type { JobFilters } from '../../src/search/filters.ts';
+import { compileFilters, type JobFilters } from '../../src/search/filters.ts';
+import { raw, sql } from '../../src/search/sql.ts';
 import type pg from 'pg';
 import { countJobs, matchStats, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
 import { buildIndex, MatchService } from '../../src/search/match.ts';
@@ -284,6 +285,71 @@ describe('the match index', () => {
     );
     // Most requests were the index's to answer (text queries it cannot read go to PostgreSQL).
     expect(answered / runs).toBeGreaterThan(0.8);
+  }, 240_000);
+
+  it('counts the values of every facet it keeps as PostgreSQL groups them', async () => {
+    // Each facet's values among the matches, as PostgreSQL reads them from the tables.
+    const VALUES: Record<string, string> = {
+      country: 'SELECT unnest(j.country_codes)',
+      continent: 'SELECT unnest(j.continents)',
+      skills: 'SELECT unnest(j.skills)',
+      taxonomies: 'SELECT unnest(j.taxonomies)',
+      employment_type: 'SELECT unnest(j.employment_type)',
+      education_requirements: 'SELECT unnest(j.education)',
+      work_arrangement: 'SELECT j.work_arrangement WHERE j.work_arrangement IS NOT NULL',
+      seniority: 'SELECT j.seniority WHERE j.seniority IS NOT NULL',
+      experience_level: 'SELECT j.experience_level WHERE j.experience_level IS NOT NULL',
+      job_language: 'SELECT j.language WHERE j.language IS NOT NULL',
+      salary_currency: 'SELECT j.salary_currency WHERE j.salary_currency IS NOT NULL',
+      source: 'SELECT j.source',
+      source_type: 'SELECT j.source_type',
+      company: 'SELECT j.company_slug WHERE j.company_slug IS NOT NULL',
+      company_industry:
+        'SELECT c.industry_key FROM companies c WHERE c.slug = j.company_slug AND c.industry_key IS NOT NULL',
+      company_size:
+        'SELECT c.size_range FROM companies c WHERE c.slug = j.company_slug AND c.size_range IS NOT NULL',
+      remote: 'SELECT j.remote::text',
+    };
+    const names = Object.keys(VALUES);
+    let answered = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        filtersArb(),
+        fc.uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom(1, 3, 100),
+        async (filters, facets, limit) => {
+          const version = match.status.version!;
+          const a = await match.ask({
+            version,
+            filters,
+            collapse: false,
+            offset: 0,
+            limit: 0,
+            facets: { names: facets, limit },
+          });
+          if (!a) return;
+          answered++;
+          expect(a.total).toBe(await countJobs(plain(), filters, false));
+          const where = compileFilters(filters);
+          for (const name of facets) {
+            const { rows } = await db.read.query<{ v: string; n: number }>(
+              sql`SELECT v.v, count(*)::int AS n FROM jobs j CROSS JOIN LATERAL (${raw(VALUES[name])}) AS v(v)
+                  WHERE ${where} GROUP BY v.v ORDER BY n DESC, v.v COLLATE "C"`,
+            );
+            const { rows: none } = await db.read.query<{ n: number }>(
+              sql`SELECT count(*)::int AS n FROM jobs j WHERE ${where} AND NOT EXISTS (${raw(VALUES[name])})`,
+            );
+            expect(a.facets![name], name).toEqual({
+              values: rows.slice(0, limit).map((r) => [r.v, r.n]),
+              distinct: rows.length,
+              missing: none[0].n,
+            });
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+    expect(answered).toBeGreaterThan(60);
   }, 240_000);
 
   it('counts any title text as PostgreSQL does, or leaves it to PostgreSQL', async () => {
