@@ -5,11 +5,12 @@
 // versions since a stored total only moved rows out of (or into) the live population, the total is
 // brought forward by checking those rows alone.
 //
-// Two levels: each process keeps the totals it served (a bounded map), and a TotalsStore shares them
+// Two levels: each process keeps the totals it served (versioned-cache.ts, as pages), and a TotalsStore shares them
 // between processes and hosts (db/totals-store.ts, on the primary). Concurrent requests of one process
 // for the same total share one computation; across processes, the first to claim a total counts it and
 // the others wait for it in the store.
 import type { Counted, TotalsStore } from '../model/totals.ts';
+import { VersionedCache } from './versioned-cache.ts';
 
 /** The store of a single process: the latest total of each key, the starting point of a replay. */
 class MemoryTotals implements TotalsStore {
@@ -39,12 +40,10 @@ class MemoryTotals implements TotalsStore {
 }
 
 export class TotalsCache {
-  private map = new Map<string, number>();
+  /** The totals this process served, the latest `max` of them, one unit each. */
+  private kept: VersionedCache<number>;
   /** Per shape of request (the names of its filters), the recent share of totals that were few. */
   private few = new Map<string, number>();
-  private counting = new Map<string, Promise<number>>();
-  hits = 0;
-  misses = 0;
   /** Totals taken from the store, counted by another process (or earlier by this one). */
   shared = 0;
   replayed = 0;
@@ -52,20 +51,20 @@ export class TotalsCache {
   constructor(
     private readonly store: TotalsStore = new MemoryTotals(),
     private readonly max = 10_000,
-  ) {}
+  ) {
+    this.kept = new VersionedCache<number>(max, () => 1, { units: true, maxShare: 1 });
+  }
+
+  get hits(): number {
+    return this.kept.hits;
+  }
+
+  get misses(): number {
+    return this.kept.misses;
+  }
 
   get(version: number, key: string): number | undefined {
-    const k = `${version}|${key}`;
-    const v = this.map.get(k);
-    if (v === undefined) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
-    // Re-insert: the map's order is the eviction order.
-    this.map.delete(k);
-    this.map.set(k, v);
-    return v;
+    return this.kept.get(version, key);
   }
 
   /**
@@ -80,20 +79,9 @@ export class TotalsCache {
     count: () => Promise<Counted>,
     replay?: (from: Counted) => Promise<Counted | undefined>,
   ): Promise<number> {
-    const cached = this.get(version, key);
-    if (cached !== undefined) return Promise.resolve(cached);
-    const k = `${version}|${key}`;
-    let running = this.counting.get(k);
-    if (!running) {
-      running = this.compute(version, key, count, replay)
-        .then((r) => {
-          this.remember(r.version, key, r.n);
-          return r.n;
-        })
-        .finally(() => this.counting.delete(k));
-      this.counting.set(k, running);
-    }
-    return running;
+    return this.kept.resolve(version, key, () =>
+      this.compute(version, key, count, replay).then((r) => ({ version: r.version, value: r.n })),
+    );
   }
 
   private async compute(
@@ -149,7 +137,7 @@ export class TotalsCache {
 
   /** The total of `key` at `version` if this process keeps it; not counted as a look-up. */
   peek(version: number, key: string): number | undefined {
-    return this.map.get(`${version}|${key}`);
+    return this.kept.peek(version, key);
   }
 
   /** A total counted outside `resolve` (in the statement that read its page): kept here and shared. */
@@ -160,8 +148,7 @@ export class TotalsCache {
 
   /** Keeps a total known exact at `version` (counted, or read from value_totals). */
   remember(version: number, key: string, total: number): void {
-    this.map.set(`${version}|${key}`, total);
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+    this.kept.put(version, key, total);
   }
 }
 

@@ -1,0 +1,114 @@
+// The one cache of the read path: values kept per data version, for pages (page-cache.ts) and totals
+// (totals.ts) alike. A value is a function of the data and the request alone, and the data changes only
+// when a commit bumps data_version; a value computed in one snapshot is stored under the version read in
+// that snapshot, so it is the exact answer at that version, whichever request asks. A request looks its
+// value up under the version it read, so nothing kept can outlive a load, an expiry or a changed profile.
+//
+// Bounded by what its entries hold (pages: their bytes and their keys' at two bytes a character, V8's
+// widest; totals: one unit each); the least recently used entry goes first. Concurrent misses
+// of one value share one computation.
+
+export interface Computed<T> {
+  /** The data version read in the snapshot the value was computed in (undefined: not kept). */
+  version: number | undefined;
+  value: T;
+}
+
+export class VersionedCache<T> {
+  private map = new Map<string, { value: T; bytes: number }>();
+  private running = new Map<string, Promise<T>>();
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  /**
+   * `sizeOf`: an entry's units (bytes), to which its key's bytes are added unless `units` says each entry
+   * is one unit (totals); `maxShare`: the largest part of the bound one entry may take (a larger one is
+   * returned, not kept).
+   */
+  constructor(
+    private readonly maxBytes: number,
+    private readonly sizeOf: (value: T) => number,
+    private readonly opts: { units?: boolean; maxShare?: number } = {},
+  ) {}
+
+  /**
+   * The value of `key` at `version`: kept, or being computed by a concurrent request, or computed now
+   * by `compute` and kept under the version it reports. `fits` tells whether a value computed earlier
+   * still answers this request (feeds: a window relative to the clock); one that does not is computed
+   * again.
+   */
+  resolve(
+    version: number,
+    key: string,
+    compute: () => Promise<Computed<T>>,
+    fits: (value: T) => boolean = () => true,
+  ): Promise<T> {
+    const k = `${version}|${key}`;
+    const kept = this.map.get(k);
+    if (kept && fits(kept.value)) {
+      this.hits++;
+      // Re-insert: the map's order is the eviction order.
+      this.map.delete(k);
+      this.map.set(k, kept);
+      return Promise.resolve(kept.value);
+    }
+    this.misses++;
+    const fresh = () =>
+      compute().then((c) => {
+        if (c.version !== undefined) this.put(c.version, key, c.value);
+        return c.value;
+      });
+    const running = this.running.get(k);
+    if (running) return running.then((value) => (fits(value) ? value : fresh()));
+    const started = fresh().finally(() => this.running.delete(k));
+    this.running.set(k, started);
+    return started;
+  }
+
+  /** The value kept for `key` at `version`, counted as a hit or a miss. */
+  get(version: number, key: string): T | undefined {
+    const k = `${version}|${key}`;
+    const kept = this.map.get(k);
+    if (!kept) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    this.map.delete(k);
+    this.map.set(k, kept);
+    return kept.value;
+  }
+
+  /** The value kept for `key` at `version`, if any (not counted as a look-up). */
+  peek(version: number, key: string): T | undefined {
+    return this.map.get(`${version}|${key}`)?.value;
+  }
+
+  /** Keeps `value` as the value of `key` at `version` (read in a snapshot of that version). */
+  put(version: number, key: string, value: T): void {
+    this.keep(`${version}|${key}`, value);
+  }
+
+  private keep(k: string, value: T): void {
+    const bytes = this.opts.units ? this.sizeOf(value) : this.sizeOf(value) + 2 * k.length;
+    if (bytes > this.maxBytes * (this.opts.maxShare ?? 1 / 8)) return;
+    const old = this.map.get(k);
+    if (old) {
+      this.bytes -= old.bytes;
+      this.map.delete(k);
+    }
+    this.map.set(k, { value, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.map) {
+      if (this.bytes <= this.maxBytes) break;
+      this.map.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  /** Bytes held (an upper bound). */
+  get size(): number {
+    return this.bytes;
+  }
+}
