@@ -12,6 +12,7 @@ import { errors } from '../errors.ts';
 import type { JobFilters } from '../search/filters.ts';
 import { isLargeFeedPage, LARGE_FEED_PAGE } from '../search/feeds.ts';
 import { answeredWithoutScan, type SearchContext } from '../search/jobs.ts';
+import type { MatchSource, MatchStatus } from '../search/match.ts';
 import type { DescriptionFormat } from '../search/render.ts';
 
 export interface ExpensiveLimits {
@@ -31,9 +32,25 @@ const KINDS = `collapse, offset ≥ ${DEEP_OFFSET}, description search, prefix t
 /** What the cost of a search depends on besides its parameters: the index and what is kept. */
 export type CostContext = Pick<SearchContext, 'match' | 'pages' | 'totals' | 'version'>;
 
+// The data version the match index is at, as the process that holds it last announced it to this worker
+// (the message search/match-client.ts reads too). A process that holds the index reads its status.
+let announced: number | undefined;
+process.on('message', (m: { type?: string; version?: number }) => {
+  if (m?.type === 'match-version') announced = m.version;
+});
+
+/** Whether the index answers at `version` now: built, and at that version (or at all, on a replica). */
+function indexReady(match: MatchSource, version: number | undefined): boolean {
+  const own = (match as { status?: MatchStatus }).status;
+  const at = own ? own.version : announced;
+  return at !== undefined && (version === undefined || at === version);
+}
+
 /**
  * Whether a request to `path` with these validated parameters is expensive work: of an expensive kind,
- * and not answered from the match index or a kept page or total (`ctx`; without it, by kind alone).
+ * and not answered from the match index (built, at the request's version) or a kept page or total (`ctx`;
+ * without it, by kind alone). While the index is built or rebuilt after a load, PostgreSQL answers and the
+ * gate holds.
  */
 export function isExpensive(path: string, params: Record<string, unknown>, ctx: CostContext = {}): boolean {
   if (path === '/v1/jobs/feed' || path === '/v1/jobs/modified')
@@ -49,14 +66,18 @@ export function isExpensive(path: string, params: Record<string, unknown>, ctx: 
   if (!heavyKind) return false;
   // The filters are every parameter but paging and output (as the routes take them).
   const { collapse, description_format, limit, offset, cursor, ...filters } = params;
-  return !answeredWithoutScan(ctx, {
-    filters: filters as JobFilters,
-    collapse: collapse !== undefined,
-    descriptionFormat: description_format as DescriptionFormat | undefined,
-    limit: path === '/v1/jobs' ? ((limit as number | undefined) ?? 50) : undefined,
-    offset: (offset as number | undefined) ?? 0,
-    cursor: cursor as string | undefined,
-  });
+  const match = ctx.match && indexReady(ctx.match, ctx.version) ? ctx.match : undefined;
+  return !answeredWithoutScan(
+    { ...ctx, match },
+    {
+      filters: filters as JobFilters,
+      collapse: collapse !== undefined,
+      descriptionFormat: description_format as DescriptionFormat | undefined,
+      limit: path === '/v1/jobs' ? ((limit as number | undefined) ?? 50) : undefined,
+      offset: (offset as number | undefined) ?? 0,
+      cursor: cursor as string | undefined,
+    },
+  );
 }
 
 interface Waiter {

@@ -105,6 +105,17 @@ describe('what is expensive, by cost (with the match index)', () => {
   });
 });
 
+describe('an index that cannot answer yet', () => {
+  it('before its first build, and at another data version than the request read, the gate holds', () => {
+    const params = { collapse: 'true', offset: 5000 };
+    const unbuilt = new MatchService(t.db.read);
+    expect(isExpensive('/v1/jobs', params, { match: unbuilt })).toBe(true);
+    const at = match.status.version!;
+    expect(isExpensive('/v1/jobs', params, { match, version: at })).toBe(false);
+    expect(isExpensive('/v1/jobs', params, { match, version: at + 1 })).toBe(true);
+  });
+});
+
 describe('the gate (in itself)', () => {
   const limits = { perProcess: 1, perKey: 1, queuePerKey: 10, waitMs: 60_000 };
 
