@@ -165,7 +165,13 @@ export async function sampleData(db: pg.Pool, sampleIds = 2000): Promise<Sample>
   );
   const descWords = new Map<string, number>();
   for (const r of descRows) {
-    for (const w of new Set(r.text.toLowerCase().split(/[^a-z]+/)))
+    // Generated descriptions may carry escaped line breaks (a backslash and `n`): not part of a word.
+    for (const w of new Set(
+      r.text
+        .replace(/\\[nrt]/g, ' ')
+        .toLowerCase()
+        .split(/[^a-z]+/),
+    ))
       if (w.length >= 4 && w.length <= 12 && !ENGLISH_STOP_WORDS.has(w) && !STOP.has(w)) bump(descWords, w);
   }
   const { rows: idRows } = await db.query<{ id: string }>(
