@@ -121,7 +121,7 @@ const schema = {
   },
   DEMO_DATA: { doc: 'Load the demo dataset into an empty index on start', default: true, parse: bool },
   EXPENSIVE_PER_PROCESS: {
-    doc: 'Expensive requests (collapse, deep offset, description search, prefix terms) run at once per process',
+    doc: 'Expensive requests run at once per process: collapse, deep offset, description search, prefix terms, that PostgreSQL answers by a scan (those the match index or a kept page answers are not expensive)',
     default: 4,
     parse: int(1, 1000),
   },
@@ -129,6 +129,16 @@ const schema = {
     doc: 'Expensive requests one account may run at once per process',
     default: 2,
     parse: int(1, 1000),
+  },
+  EXPENSIVE_QUEUE_PER_ACCOUNT: {
+    doc: 'Expensive requests one account may have waiting for a slot per process, served in turn with other accounts (past it: 429)',
+    default: 32,
+    parse: int(0, 10_000),
+  },
+  EXPENSIVE_WAIT_MS: {
+    doc: "How long an expensive request waits for its slot before a 503 (429 when its own account's requests held it)",
+    default: 3000,
+    parse: int(0, 60_000),
   },
   MATCH_INDEX: {
     doc: 'Keep the live jobs in an index in memory (one process holds it) that counts and pages the common filters without PostgreSQL; it is saved in DATA_DIR/match-index.bin after each build, every 15 minutes while expiries carry it and by an `ingest` that rewrote over 1 % of the jobs, and read back at start (and by a running service when newer)',

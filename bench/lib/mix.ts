@@ -1,6 +1,7 @@
 // The request kinds of the benchmark and the realistic parameter values they use, picked from the
 // loaded data (the most common country, title words, skills that occur together, and so on).
 import type pg from 'pg';
+import { ENGLISH_STOP_WORDS } from '../../src/search/stopwords.ts';
 
 export interface Kind {
   name: string;
@@ -67,6 +68,8 @@ export interface Sample {
   titlePhrases: string[];
   /** Skills that are one plain word: words people type into a description search. */
   plainSkills: string[];
+  /** Words of the descriptions (4–12 letters, no stop words), by the number of descriptions they are in. */
+  descriptionWords: string[];
   skillPairs: [string, string][];
   remoteTaxonomies: string[];
   industries: string[];
@@ -155,6 +158,22 @@ export async function sampleData(db: pg.Pool, sampleIds = 2000): Promise<Sample>
        FROM jobs TABLESAMPLE BERNOULLI ($1) REPEATABLE (9) WHERE state = 0 AND has_salary`,
     [pct],
   );
+  const { rows: descRows } = await db.query<{ text: string }>(
+    `SELECT coalesce(desc_text, '') AS text FROM jobs TABLESAMPLE BERNOULLI ($1) REPEATABLE (11)
+      WHERE state = 0 LIMIT 600`,
+    [Math.min(100, (1200 / live) * 100)],
+  );
+  const descWords = new Map<string, number>();
+  for (const r of descRows) {
+    // Generated descriptions may carry escaped line breaks (a backslash and `n`): not part of a word.
+    for (const w of new Set(
+      r.text
+        .replace(/\\[nrt]/g, ' ')
+        .toLowerCase()
+        .split(/[^a-z]+/),
+    ))
+      if (w.length >= 4 && w.length <= 12 && !ENGLISH_STOP_WORDS.has(w) && !STOP.has(w)) bump(descWords, w);
+  }
   const { rows: idRows } = await db.query<{ id: string }>(
     `SELECT id FROM jobs TABLESAMPLE BERNOULLI ($1) REPEATABLE (10) WHERE state <> 2 LIMIT $2`,
     [Math.min(100, ((sampleIds * 2) / live) * 100), sampleIds],
@@ -164,6 +183,7 @@ export async function sampleData(db: pg.Pool, sampleIds = 2000): Promise<Sample>
     titleWords: ranked(words, contentWord),
     titlePhrases: ranked(pairs),
     plainSkills: ranked(skillCounts, (s) => /^[a-z]{5,10}$/.test(s)),
+    descriptionWords: ranked(descWords),
     skillPairs: ranked(skillPairs).map((p) => p.split(',') as [string, string]),
     remoteTaxonomies: ranked(remoteTax),
     industries: ranked(industries),
@@ -297,13 +317,18 @@ function prng(seed: number): () => number {
  * The varied mix: the same kinds and weights as the fixed one, but each kind draws its requests from
  * combinations of many distinct values of the data (the 60 most common countries, 80 title words, …), up
  * to `perKind` distinct requests each, in a seeded random order, so that nearly every request of a
- * measured window is one the service has not answered before.
+ * measured window is one the service has not answered before. Description searches (`description` and
+ * `description_advanced`) draw from the 100 most common words of the descriptions, the most common
+ * included, and prefix terms from the first letters of those words and of the title words.
  */
 export function buildVariedKinds(s: Sample, perKind = 1000, seed = 1): Kind[] {
   const rnd = prng(seed);
   const pick = <T>(xs: T[], n = xs.length): T => xs[Math.floor(rnd() * Math.min(n, xs.length))];
   const countries = s.countries.slice(0, 60);
   const words = s.titleWords.slice(0, 80);
+  const descWords = s.descriptionWords.slice(0, 100);
+  // A prefix a user types: the first 60 % of a word, at least 4 letters.
+  const prefix = (w: string) => `${w.slice(0, Math.max(4, Math.ceil(w.length * 0.6)))}:*`;
   const round = (x: number) => Math.max(5000, Math.round(x / 5000) * 5000);
   const lows = s.salaryMax.map(round);
   const highs = s.salaryMin.map(round);
@@ -319,9 +344,19 @@ export function buildVariedKinds(s: Sample, perKind = 1000, seed = 1): Kind[] {
     country_title: () => `/v1/jobs?${q({ country: pick(countries), title: pick(words) })}`,
     title_phrase: () => `/v1/jobs?${q({ title: `"${pick(s.titlePhrases, 200)}"` })}`,
     description: () =>
-      `/v1/jobs?${q({ description: pick(s.plainSkills, 80), country: pick(countries, 20) })}`,
+      pick([
+        () => `/v1/jobs?${q({ description: pick(descWords) })}`,
+        () => `/v1/jobs?${q({ description: pick(descWords), country: pick(countries, 20) })}`,
+        () => `/v1/jobs?${q({ description: pick(s.plainSkills, 80), country: pick(countries, 20) })}`,
+        () => `/v1/jobs?${q({ description_advanced: `${pick(descWords)} & ${pick(descWords)}` })}`,
+        () => `/v1/jobs?${q({ description_advanced: prefix(pick(descWords)) })}`,
+      ])(),
     title_advanced: () =>
-      `/v1/jobs?${q({ title_advanced: `(${pick(words)} | ${pick(words)}) & !${pick(['senior', 'junior', 'lead'])}` })}`,
+      pick([
+        () =>
+          `/v1/jobs?${q({ title_advanced: `(${pick(words)} | ${pick(words)}) & !${pick(['senior', 'junior', 'lead'])}` })}`,
+        () => `/v1/jobs?${q({ title_advanced: prefix(pick(words)) })}`,
+      ])(),
     salary: () => {
       const gte = pick(lows);
       return `/v1/jobs?${q({ salary_gte: gte, salary_lte: Math.max(gte, pick(highs)) })}`;

@@ -53,6 +53,8 @@ export interface BuildOptions {
 export interface App {
   fastify: FastifyInstance;
   authenticator: Authenticator;
+  /** The expensive-work gate: its running and waiting requests. */
+  expensive: Pick<ExpensiveGate, 'stats'>;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const gate = new ExpensiveGate({
     perProcess: ctx.config.EXPENSIVE_PER_PROCESS,
     perKey: ctx.config.EXPENSIVE_PER_ACCOUNT,
+    queuePerKey: ctx.config.EXPENSIVE_QUEUE_PER_ACCOUNT,
+    waitMs: ctx.config.EXPENSIVE_WAIT_MS,
   });
   const known = new Set(app.supportedMethods);
   for (const m of ALL_METHODS) if (!known.has(m)) app.addHttpMethod(m);
@@ -131,6 +135,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   return {
     fastify: app,
     authenticator,
+    expensive: gate,
     async close() {
       connections.stop();
       await app.close();
@@ -224,8 +229,15 @@ function routeHandler(
       // PostgreSQL text cannot hold U+0000: no id or slug contains one, so such a path names nothing.
       for (const v of Object.values((req.params ?? {}) as Record<string, string>))
         if (v.includes('\0')) throw errors.notFound();
-      const out = await route.run(routeCtx, query, req, (params) => {
-        if (isExpensive(route.path, params)) release = gate.enter(accountId);
+      const out = await route.run(routeCtx, query, req, async (params) => {
+        // Judged by cost: what the match index or a kept page answers takes no slot.
+        const cost = {
+          match: routeCtx.match,
+          pages: routeCtx.pages,
+          totals: routeCtx.totals,
+          version: routeCtx.db.readIsPrimary ? routeCtx.dataVersion : undefined,
+        };
+        if (isExpensive(route.path, params, cost)) release = await gate.enter(accountId);
       });
       return { ...out, headers };
     } catch (err) {

@@ -1,58 +1,193 @@
-// A bound on expensive work: requests whose cost grows with the data (collapse, deep offsets, searches
-// over descriptions, prefix terms) or that build megabytes (feed pages of more than 200 jobs with their
-// descriptions) take a slot; each process runs at most `perProcess` of them at once
-// and each account (all its keys) at most `perKey`. Past the key's share the answer is 429, past the process's 503, both
-// with Retry-After, so one key's heavy queries cannot take the pool and everyone's latency with them.
+// A bound on expensive work, judged by cost: a request PostgreSQL answers by a scan that grows with the
+// data (collapse, deep offsets, searches over descriptions, prefix terms) or that builds megabytes (feed
+// pages of more than 200 jobs with their descriptions) takes a slot; one the match index or a kept page
+// answers does not, whatever its kind. Each process runs at most `perProcess` of them at once and each
+// account (all its keys) at most `perKey`, so one key's heavy queries cannot take the pool and everyone's
+// latency with them. A request without a slot waits its turn, at most `waitMs`: a free slot goes to the
+// waiting account running fewest, accounts take turns among equals (round-robin), and each account's
+// requests go in arrival order. Past `queuePerKey` waiting requests of its
+// account the answer is 429 at once; past the wait, 429 when its own account's share held it, else 503;
+// both with Retry-After.
 import { errors } from '../errors.ts';
+import type { JobFilters } from '../search/filters.ts';
 import { isLargeFeedPage, LARGE_FEED_PAGE } from '../search/feeds.ts';
+import { answeredWithoutScan, type SearchContext } from '../search/jobs.ts';
+import type { MatchSource, MatchStatus } from '../search/match.ts';
+import type { DescriptionFormat } from '../search/render.ts';
 
 export interface ExpensiveLimits {
   perProcess: number;
   perKey: number;
+  /** Requests one account may have waiting for a slot (0: none wait). */
+  queuePerKey: number;
+  /** How long a request may wait for its slot. */
+  waitMs: number;
 }
 
 /** Offsets from here on are expensive: the rows before them are read and thrown away. */
 const DEEP_OFFSET = 1000;
 
-/** Whether a request to `path` with these validated parameters is expensive work. */
-export function isExpensive(path: string, params: Record<string, unknown>): boolean {
+const KINDS = `collapse, offset ≥ ${DEEP_OFFSET}, description search, prefix terms, feed pages over ${LARGE_FEED_PAGE} with descriptions`;
+
+/** What the cost of a search depends on besides its parameters: the index and what is kept. */
+export type CostContext = Pick<SearchContext, 'match' | 'pages' | 'totals' | 'version'>;
+
+// The data version the match index is at, as the process that holds it last announced it to this worker
+// (the message search/match-client.ts reads too). A process that holds the index reads its status.
+let announced: number | undefined;
+process.on('message', (m: { type?: string; version?: number }) => {
+  if (m?.type === 'match-version') announced = m.version;
+});
+
+/** Whether the index answers at `version` now: built, and at that version (or at all, on a replica). */
+function indexReady(match: MatchSource, version: number | undefined): boolean {
+  const own = (match as { status?: MatchStatus }).status;
+  const at = own ? own.version : announced;
+  return at !== undefined && (version === undefined || at === version);
+}
+
+/**
+ * Whether a request to `path` with these validated parameters is expensive work: of an expensive kind,
+ * and not answered from the match index (built, at the request's version) or a kept page or total (`ctx`;
+ * without it, by kind alone). While the index is built or rebuilt after a load, PostgreSQL answers and the
+ * gate holds.
+ */
+export function isExpensive(path: string, params: Record<string, unknown>, ctx: CostContext = {}): boolean {
   if (path === '/v1/jobs/feed' || path === '/v1/jobs/modified')
     return isLargeFeedPage((params.limit as number | undefined) ?? 200, params.description_format);
   if (path !== '/v1/jobs' && path !== '/v1/jobs/count') return false;
-  if (params.collapse !== undefined) return true;
-  if (params.description !== undefined || params.description_advanced !== undefined) return true;
-  if (typeof params.offset === 'number' && params.offset >= DEEP_OFFSET) return true;
   const advanced = params.title_advanced;
-  return typeof advanced === 'string' && advanced.includes(':*');
+  const heavyKind =
+    params.collapse !== undefined ||
+    params.description !== undefined ||
+    params.description_advanced !== undefined ||
+    (typeof params.offset === 'number' && params.offset >= DEEP_OFFSET) ||
+    (typeof advanced === 'string' && advanced.includes(':*'));
+  if (!heavyKind) return false;
+  // The filters are every parameter but paging and output (as the routes take them).
+  const { collapse, description_format, limit, offset, cursor, ...filters } = params;
+  const match = ctx.match && indexReady(ctx.match, ctx.version) ? ctx.match : undefined;
+  return !answeredWithoutScan(
+    { ...ctx, match },
+    {
+      filters: filters as JobFilters,
+      collapse: collapse !== undefined,
+      descriptionFormat: description_format as DescriptionFormat | undefined,
+      limit: path === '/v1/jobs' ? ((limit as number | undefined) ?? 50) : undefined,
+      offset: (offset as number | undefined) ?? 0,
+      cursor: cursor as string | undefined,
+    },
+  );
+}
+
+interface Waiter {
+  account: number;
+  grant: (release: () => void) => void;
+  refuse: (err: Error) => void;
+  timer: NodeJS.Timeout;
 }
 
 export class ExpensiveGate {
-  private inFlight = 0;
-  private byAccount = new Map<number, number>();
+  private running = 0;
+  private runningBy = new Map<number, number>();
+  /** Waiting requests per account, oldest first; the map's order is the accounts' turn. */
+  private waiting = new Map<number, Waiter[]>();
 
   constructor(private limits: ExpensiveLimits) {}
 
-  /** Takes a slot for the account or throws the 429/503; call the returned function when done. */
-  enter(accountId: number): () => void {
-    const mine = this.byAccount.get(accountId) ?? 0;
-    if (mine >= this.limits.perKey) {
-      throw errors.busy(
-        `at most ${this.limits.perKey} expensive requests (collapse, offset ≥ ${DEEP_OFFSET}, description search, prefix terms, feed pages over ${LARGE_FEED_PAGE} with descriptions) at once per account; retry after 1 s`,
+  /** Requests running and waiting now (for tests and metrics). */
+  get stats(): { running: number; waiting: number } {
+    let waiting = 0;
+    for (const q of this.waiting.values()) waiting += q.length;
+    return { running: this.running, waiting };
+  }
+
+  /**
+   * A slot for the account, now or after its turn; rejects with the 429/503 when its account has too
+   * many waiting or the wait ran out. Call the function it resolves to when done.
+   */
+  enter(account: number): Promise<() => void> {
+    if (!this.waiting.has(account) && this.mayRun(account)) return Promise.resolve(this.take(account));
+    const queue = this.waiting.get(account) ?? [];
+    if (queue.length >= this.limits.queuePerKey) {
+      return Promise.reject(
+        errors.busy(
+          `at most ${this.limits.perKey} expensive requests (${KINDS}) run at once per account, and ${this.limits.queuePerKey} wait; retry after 1 s`,
+        ),
       );
     }
-    if (this.inFlight >= this.limits.perProcess) {
-      throw errors.unavailable('too many expensive requests in progress; retry after 1 s', 1);
-    }
-    this.inFlight++;
-    this.byAccount.set(accountId, mine + 1);
+    return new Promise((grant, refuse) => {
+      const waiter: Waiter = {
+        account,
+        grant,
+        refuse,
+        timer: setTimeout(() => this.expire(waiter), this.limits.waitMs),
+      };
+      queue.push(waiter);
+      this.waiting.set(account, queue);
+    });
+  }
+
+  private mayRun(account: number): boolean {
+    return this.running < this.limits.perProcess && this.runs(account) < this.limits.perKey;
+  }
+
+  private take(account: number): () => void {
+    this.running++;
+    this.runningBy.set(account, this.runs(account) + 1);
     let done = false;
     return () => {
       if (done) return;
       done = true;
-      this.inFlight--;
-      const left = (this.byAccount.get(accountId) ?? 1) - 1;
-      if (left <= 0) this.byAccount.delete(accountId);
-      else this.byAccount.set(accountId, left);
+      this.running--;
+      const left = (this.runningBy.get(account) ?? 1) - 1;
+      if (left <= 0) this.runningBy.delete(account);
+      else this.runningBy.set(account, left);
+      this.dispatch();
     };
+  }
+
+  /**
+   * Gives free slots to waiting requests: to the account running fewest, and among equals to the one
+   * whose turn it is; an account served goes to the back of the turn.
+   */
+  private dispatch(): void {
+    while (this.running < this.limits.perProcess) {
+      let chosen: number | undefined;
+      for (const account of this.waiting.keys()) {
+        if (!this.mayRun(account)) continue;
+        if (chosen === undefined || this.runs(account) < this.runs(chosen)) chosen = account;
+      }
+      if (chosen === undefined) return;
+      const queue = this.waiting.get(chosen)!;
+      const next = queue.shift()!;
+      this.waiting.delete(chosen);
+      if (queue.length) this.waiting.set(chosen, queue);
+      clearTimeout(next.timer);
+      next.grant(this.take(chosen));
+    }
+  }
+
+  private runs(account: number): number {
+    return this.runningBy.get(account) ?? 0;
+  }
+
+  private expire(waiter: Waiter): void {
+    const queue = this.waiting.get(waiter.account);
+    const at = queue?.indexOf(waiter) ?? -1;
+    if (!queue || at < 0) return;
+    queue.splice(at, 1);
+    if (!queue.length) this.waiting.delete(waiter.account);
+    const seconds = (this.limits.waitMs / 1000).toFixed(1);
+    waiter.refuse(
+      this.runs(waiter.account) >= this.limits.perKey
+        ? errors.busy(
+            `this account's ${this.limits.perKey} expensive requests at once (${KINDS}) kept this one waiting ${seconds} s; retry after 1 s`,
+          )
+        : errors.unavailable(
+            `too many expensive requests in progress: waited ${seconds} s; retry after 1 s`,
+            1,
+          ),
+    );
   }
 }

@@ -94,6 +94,24 @@ export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promis
 }
 
 /**
+ * Whether a search (`limit` given) or a count will be answered without a scan of the jobs in PostgreSQL:
+ * the match index holds its filters (a service with an index; while it is first built, PostgreSQL
+ * answers them), or its page or total is kept under the version the request read. No I/O: the
+ * expensive-work gate asks it before the request runs.
+ */
+export function answeredWithoutScan(
+  ctx: Pick<SearchContext, 'match' | 'pages' | 'totals' | 'version'>,
+  req: Omit<SearchRequest, 'limit'> & { limit?: number },
+): boolean {
+  if (ctx.match && indexable(req.filters)) return true;
+  if (ctx.version === undefined || req.filters.time_frame) return false;
+  const fp = fingerprint('jobs', canonicalFilters(req.filters));
+  if (req.limit === undefined)
+    return ctx.totals?.peek(ctx.version, `${req.collapse ? 'groups' : 'jobs'}|${fp}`) !== undefined;
+  return ctx.pages?.peek(ctx.version, pageKey(fp, { ...req, limit: req.limit })) !== undefined;
+}
+
+/**
  * The page from the match index when it holds the request at `version` (a first or an offset page;
  * cursor pages are PostgreSQL's). Its rows are read by id in one statement that checks the version
  * (fromIndex), so it needs no snapshot, and no more round trips than that statement. Undefined otherwise.

@@ -1,29 +1,73 @@
-// The bound on expensive work: per account and per process, with 429/503 and Retry-After past it.
+// The bound on expensive work: judged by cost (what the match index or a kept page answers is not
+// expensive), a fair queue per account with a deadline, and 429/503 with Retry-After past it.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, ensureAccount } from '../../src/db/keys.ts';
-import { isExpensive } from '../../src/http/expensive.ts';
+import { type App, buildApp } from '../../src/http/app.ts';
+import { ExpensiveGate, isExpensive } from '../../src/http/expensive.ts';
+import { ApiError } from '../../src/errors.ts';
+import { MatchService } from '../../src/search/match.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let other: string;
 let locker: pg.Client;
+let match: MatchService;
 beforeAll(async () => {
   t = await createTestApp({
-    // Held requests must outlast the test's own waiting on a loaded machine.
-    env: { EXPENSIVE_PER_PROCESS: '3', EXPENSIVE_PER_ACCOUNT: '2', STATEMENT_TIMEOUT_MS: '60000' },
+    // Held requests must outlast the test's own waiting on a loaded machine: no deadline is reached here.
+    env: {
+      EXPENSIVE_PER_PROCESS: '2',
+      EXPENSIVE_PER_ACCOUNT: '2',
+      EXPENSIVE_QUEUE_PER_ACCOUNT: '3',
+      EXPENSIVE_WAIT_MS: '60000',
+      STATEMENT_TIMEOUT_MS: '60000',
+    },
   });
   const account = await ensureAccount(t.db.write, 'other', 600, 1_000_000);
   other = (await createKey(t.db.write, account.id, 'jps_')).key;
   locker = new pg.Client({ connectionString: t.db.url });
   await locker.connect();
+  match = new MatchService(t.db.read);
+  await match.refresh();
 });
 afterAll(async () => {
   await locker.end();
   await t.close();
 });
 
-describe('what is expensive', () => {
+/** Holds every statement that reads the jobs table until the returned function is called. */
+async function lockJobs(): Promise<() => Promise<void>> {
+  await locker.query('BEGIN');
+  await locker.query('LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE');
+  return async () => {
+    await locker.query('ROLLBACK');
+  };
+}
+
+/** Waits until `done` holds (polling), failing after a generous while. */
+async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await done()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const blockedOnLock = async () => {
+  // Activity statistics are a snapshot per transaction: take a fresh one.
+  await locker.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await locker.query(
+    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+  );
+  return rows[0].n as number;
+};
+
+// inject() is lazy until then() is called: `start` sends the request now.
+const start = (url: string, key?: string) =>
+  t.get(url, key ? { authorization: `Bearer ${key}` } : undefined).then((r) => r);
+
+describe('what is expensive, by kind (no index, nothing kept)', () => {
   it.each([
     ['/v1/jobs', { collapse: 'true' }, true],
     ['/v1/jobs/count', { collapse: 'true' }, true],
@@ -44,52 +88,167 @@ describe('what is expensive', () => {
   });
 });
 
-describe('the gate', () => {
-  it('past the account share: 429 with Retry-After; past the process bound: 503 with Retry-After', async () => {
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE');
-    const held: Promise<{ statusCode: number }>[] = [];
-    // inject() is lazy until then() is called: start each request now.
-    try {
-      held.push(t.get('/v1/jobs?collapse=true').then((r) => r));
-      held.push(t.get('/v1/jobs/count?collapse=true&time_frame=3650d').then((r) => r));
-      held.push(t.get('/v1/jobs?offset=5000', { authorization: `Bearer ${other}` }).then((r) => r));
-      // Wait until the three are blocked on the lock, i.e. hold their slots.
-      let waiting = 0;
-      for (let i = 0; i < 200 && waiting < 3; i++) {
-        // Activity statistics are a snapshot per transaction: take a fresh one.
-        await locker.query('SELECT pg_stat_clear_snapshot()');
-        const { rows } = await locker.query(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        );
-        waiting = rows[0].n;
-        if (waiting < 3) await new Promise((r) => setTimeout(r, 20));
-      }
-      expect(waiting).toBe(3);
-      const mine = await t.get('/v1/jobs?description=java');
-      expect(mine.statusCode).toBe(429);
-      expect(mine.headers['retry-after']).toBe('1');
-      expect(mine.json()).toMatchObject({ error: 'too many expensive requests', hint: expect.any(String) });
-      // Still an authenticated response: rate-limit headers are there when a limiter runs; none here.
-      const theirs = await t.get('/v1/jobs?collapse=true', { authorization: `Bearer ${other}` });
-      expect(theirs.statusCode).toBe(503);
-      expect(theirs.headers['retry-after']).toBe('1');
-      expect(theirs.json()).toMatchObject({ error: 'service unavailable' });
-    } finally {
-      await locker.query('ROLLBACK');
+describe('what is expensive, by cost (with the match index)', () => {
+  it.each([
+    ['/v1/jobs', { collapse: 'true', title: "'engineer'" }, false],
+    ['/v1/jobs/count', { collapse: 'true' }, false],
+    ['/v1/jobs', { offset: 5000 }, false],
+    ['/v1/jobs', { offset: 5000, country: ['US'], cursor: 'x' }, false],
+    ['/v1/jobs', { title_advanced: "'manag':*" }, false],
+    // Filters the index does not hold are PostgreSQL's, and stay expensive.
+    ['/v1/jobs', { description: "'java'" }, true],
+    ['/v1/jobs', { collapse: 'true', description_advanced: "'java'" }, true],
+    ['/v1/jobs/count', { collapse: 'true', description: "'java'" }, true],
+    ['/v1/jobs/feed', { limit: 201, description_format: 'html' }, true],
+  ] as const)('%s %j → %s', (path, params, expected) => {
+    expect(isExpensive(path, params, { match })).toBe(expected);
+  });
+});
+
+describe('an index that cannot answer yet', () => {
+  it('before its first build, and at another data version than the request read, the gate holds', () => {
+    const params = { collapse: 'true', offset: 5000 };
+    const unbuilt = new MatchService(t.db.read);
+    expect(isExpensive('/v1/jobs', params, { match: unbuilt })).toBe(true);
+    const at = match.status.version!;
+    expect(isExpensive('/v1/jobs', params, { match, version: at })).toBe(false);
+    expect(isExpensive('/v1/jobs', params, { match, version: at + 1 })).toBe(true);
+  });
+});
+
+describe('the gate (in itself)', () => {
+  const limits = { perProcess: 1, perKey: 1, queuePerKey: 10, waitMs: 60_000 };
+
+  it('a freed slot goes to the waiting accounts in turn, each account in arrival order', async () => {
+    const gate = new ExpensiveGate(limits);
+    const order: string[] = [];
+    let release = await gate.enter(1);
+    const waiting = [
+      ...['a1', 'a2', 'a3'].map((name) => ({ name, p: gate.enter(1) })),
+      ...['b1', 'b2'].map((name) => ({ name, p: gate.enter(2) })),
+    ];
+    for (const w of waiting) void w.p.then(() => order.push(w.name));
+    expect(gate.stats).toEqual({ running: 1, waiting: 5 });
+    for (let i = 0; i < waiting.length; i++) {
+      release();
+      await new Promise((r) => setImmediate(r));
+      expect(order).toHaveLength(i + 1);
+      release = await waiting.find((w) => w.name === order[i])!.p;
     }
-    for (const r of await Promise.all(held)) expect(r.statusCode).toBe(200);
-    // Slots are given back: the same requests now pass.
+    release();
+    // Round-robin: the flooding account's three are interleaved with the other's two.
+    expect(order).toEqual(['a1', 'b1', 'a2', 'b2', 'a3']);
+    expect(gate.stats).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('a slot goes first to the waiting account running fewest', async () => {
+    const gate = new ExpensiveGate({ ...limits, perProcess: 3, perKey: 2 });
+    const a = [await gate.enter(1), await gate.enter(1)];
+    const b = await gate.enter(2);
+    const order: number[] = [];
+    void gate.enter(1).then(() => order.push(1));
+    void gate.enter(2).then(() => order.push(2));
+    a[0](); // account 1 now runs one, account 2 one; account 1 waited first
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual([1]);
+    b(); // account 2 runs none: its turn
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual([1, 2]);
+  });
+
+  it('past its account’s queue: 429 at once; past the wait: 429 when its own account held it, else 503', async () => {
+    const gate = new ExpensiveGate({ ...limits, queuePerKey: 1, waitMs: 50 });
+    const release = await gate.enter(1);
+    const mineWaiting = gate.enter(1).catch((e: ApiError) => e);
+    const full = await gate.enter(1).catch((e: ApiError) => e);
+    expect(full).toBeInstanceOf(ApiError);
+    expect((full as ApiError).status).toBe(429);
+    expect((full as ApiError).headers['retry-after']).toBe('1');
+    const theirs = await gate.enter(2).catch((e: ApiError) => e);
+    expect((theirs as ApiError).status).toBe(503);
+    expect((theirs as ApiError).headers['retry-after']).toBe('1');
+    expect(((await mineWaiting) as ApiError).status).toBe(429);
+    expect(gate.stats).toEqual({ running: 1, waiting: 0 });
+    release();
+    release(); // twice: counted once
+    expect(gate.stats).toEqual({ running: 0, waiting: 0 });
+    (await gate.enter(2))();
+  });
+});
+
+describe('the gate in the service', () => {
+  it('the light account is answered while the flooding one waits its turn or is refused; kept answers take no slot', async () => {
+    // Kept before the flood: a page and a total (cached per data version).
     expect((await t.get('/v1/jobs?description=java')).statusCode).toBe(200);
-    expect((await t.get('/v1/jobs?collapse=true', { authorization: `Bearer ${other}` })).statusCode).toBe(
-      200,
-    );
+    expect((await t.get('/v1/jobs/count?collapse=true')).statusCode).toBe(200);
+    const unlock = await lockJobs();
+    const flood: Promise<{ statusCode: number }>[] = [];
+    const light: Promise<{ statusCode: number }>[] = [];
+    try {
+      // Two run (held by the lock), three wait: the account's queue is full.
+      for (let i = 0; i < 5; i++) flood.push(start(`/v1/jobs?description=python&offset=${i}`));
+      await until('two held and three waiting', async () => {
+        const s = t.app.expensive.stats;
+        return s.running === 2 && s.waiting === 3 && (await blockedOnLock()) === 2;
+      });
+      const refused = await t.get('/v1/jobs?collapse=true&offset=1');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.json()).toMatchObject({
+        error: 'too many expensive requests',
+        hint: expect.any(String),
+      });
+      // The other account waits for a slot rather than being refused.
+      for (let i = 0; i < 2; i++) light.push(start(`/v1/jobs?collapse=true&offset=${i + 2}`, other));
+      await until('the light account waiting', () => t.app.expensive.stats.waiting === 5);
+      // A page or a total already kept is answered at once, the gate full or not.
+      expect((await t.get('/v1/jobs?description=java')).statusCode).toBe(200);
+      expect((await t.get('/v1/jobs/count?collapse=true')).statusCode).toBe(200);
+    } finally {
+      await unlock();
+    }
+    for (const r of await Promise.all(light)) expect(r.statusCode).toBe(200);
+    for (const r of await Promise.all(flood)) expect(r.statusCode).toBe(200);
+    expect(t.app.expensive.stats).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('with the match index, collapse and prefix terms take no slot; descriptions do', async () => {
+    const app: App = await buildApp({
+      ctx: {
+        db: t.db.forService(),
+        config: { ...t.db.config, EXPENSIVE_PER_PROCESS: 1, EXPENSIVE_QUEUE_PER_ACCOUNT: 0 },
+        cursorSecret: 'test-secret',
+        version: '1.0.0',
+        fullTextSearch: true,
+        match,
+      },
+      logger: false,
+    });
+    const get = (url: string) =>
+      app.fastify.inject({ url, headers: { authorization: `Bearer ${t.key}` } }).then((r) => r);
+    const unlock = await lockJobs();
+    let held: Promise<{ statusCode: number }> | undefined;
+    try {
+      held = get('/v1/jobs/count?description=rust');
+      await until('one held', async () => app.expensive.stats.running === 1 && (await blockedOnLock()) === 1);
+      expect((await get('/v1/jobs/count?description=golang')).statusCode).toBe(429);
+      // Counts from the index read no row of the locked table.
+      const groups = await get('/v1/jobs/count?collapse=true&country=US');
+      expect(groups.statusCode).toBe(200);
+      expect(groups.json()).toEqual({ count: expect.any(Number) });
+      expect((await get('/v1/jobs/count?collapse=true&title_advanced=engin:*')).statusCode).toBe(200);
+    } finally {
+      await unlock();
+      expect((await held)?.statusCode).toBe(200);
+      await app.close();
+    }
   });
 
   it('slots are given back when the request fails', async () => {
     for (let i = 0; i < 5; i++) {
       expect((await t.get('/v1/jobs?collapse=true&cursor=abc')).statusCode).toBe(400);
     }
-    expect((await t.get('/v1/jobs?collapse=true')).statusCode).toBe(200);
+    expect((await t.get('/v1/jobs?collapse=true&offset=7')).statusCode).toBe(200);
+    expect(t.app.expensive.stats).toEqual({ running: 0, waiting: 0 });
   });
 });

@@ -53,14 +53,14 @@ export interface RouteDef<E extends ParamList = ParamList> {
 
 /**
  * A route as the app registers it: it validates its own query into its typed parameters; `admit` sees
- * them before the handler runs (the expensive-work gate).
+ * them before the handler runs, which waits for it (the expensive-work gate).
  */
 export interface Route extends Omit<RouteDef, 'handle'> {
   run(
     ctx: AppContext,
     query: RawQuery,
     req: FastifyRequest,
-    admit?: (params: Readonly<Record<string, unknown>>) => void,
+    admit?: (params: Readonly<Record<string, unknown>>) => Promise<void>,
   ): Promise<Reply>;
 }
 
@@ -68,12 +68,12 @@ export function route<E extends ParamList>(def: RouteDef<E>): Route {
   const { handle, ...rest } = def;
   return {
     ...rest,
-    run: (ctx, query, req, admit) => {
+    run: async (ctx, query, req, admit) => {
       // `E` is one list: an ignored list parses to nothing, any other to its own typed parameters.
       const params = (
         def.params === 'ignore' ? {} : parseParams(def.params as Endpoint, query)
       ) as ParamsFor<E>;
-      admit?.(params);
+      await admit?.(params);
       return handle(ctx, params, req);
     },
   };
