@@ -4,13 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { buildDeferredIndexes, type IndexProgress } from './bulk-indexes.ts';
+import type { Migration } from './migrations/migration.ts';
 import * as listed from './migrations/index.ts';
 
-export interface Migration {
-  id: number;
-  name: string;
-  sql: string;
-}
+export type { Migration } from './migrations/migration.ts';
 
 /** Every migration, in the order they run (of id). */
 export const migrations: Migration[] = Object.values(listed).sort((a, b) => a.id - b.id);

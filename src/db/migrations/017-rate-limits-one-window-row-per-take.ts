@@ -1,6 +1,6 @@
 // Migration 17. Released: frozen, never edited (a change is a new migration). What it needs is
 // written here, not imported, so that no later edit elsewhere changes what it does to a new database.
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 
 export const migration: Migration = {
   id: 17,

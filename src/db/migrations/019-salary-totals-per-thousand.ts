@@ -1,6 +1,6 @@
 // Migration 19. Released: frozen, never edited (a change is a new migration). What it needs is
 // written here, not imported, so that no later edit elsewhere changes what it does to a new database.
-import type { Migration } from '../migrations.ts';
+import type { Migration } from './migration.ts';
 
 /**
  * The statement triggers on jobs that keep a table of totals: `<name>_apply()` applies `apply` to the
