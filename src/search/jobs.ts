@@ -7,7 +7,7 @@ import { dataVersion } from '../db/stats.ts';
 import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
 import { compileFilters, type JobFilters } from './filters.ts';
 import type { PageCache, SearchPage } from './page-cache.ts';
-import { MAX_SORTED, type PageStrategy, pageStrategy } from './plan.ts';
+import { type Known, MAX_SORTED, type PageStrategy, pageStrategy, planRead, type ReadPlan } from './plan.ts';
 import { type DescriptionFormat, descriptionColumn, type JobRow, renderJob } from './render.ts';
 import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { JobState } from '../model/job-state.ts';
@@ -41,9 +41,9 @@ export interface SearchContext {
 
 type Db = pg.Pool | pg.PoolClient;
 
-/** The data version that cached totals are looked up under (none without a cache). */
+/** The data version that cached totals are looked up under, and the index answers at (none without either). */
 async function currentVersion(ctx: SearchContext, db: Db): Promise<number | undefined> {
-  if (!ctx.totals) return undefined;
+  if (!ctx.totals && !ctx.match) return undefined;
   return ctx.version ?? dataVersion(db);
 }
 
@@ -59,8 +59,40 @@ const fields = (fmt: DescriptionFormat) =>
   raw(`j.id, j.doc, coalesce(c.subset_json, j.company_fallback) AS company, ${descriptionColumn(fmt)} AS description,
    j.posted_at::text AS pos`);
 
+/** What is known of a request before it is answered (plan.ts), with no round trip. */
+type Knowing = Pick<SearchContext, 'match' | 'pages' | 'totals' | 'version'>;
+
+function known(ctx: Knowing, filters: JobFilters, match = ctx.match): Known {
+  return {
+    version: ctx.version,
+    pages: ctx.pages !== undefined,
+    totals: ctx.totals !== undefined,
+    indexHolds: match !== undefined && indexable(filters),
+    valueTotal: valueTotalOf(filters) !== undefined,
+    likelyFew: ctx.totals?.likelyFew(shapeOf(filters)) !== false,
+  };
+}
+
+/** The plan of a search or a count: which sources answer it, in order. */
+export function planOf(ctx: Knowing, req: Pick<SearchRequest, 'filters' | 'collapse'>, page: boolean) {
+  return planRead(
+    { clockRelative: req.filters.time_frame !== undefined, collapse: req.collapse, page },
+    known(ctx, req.filters),
+  );
+}
+
+/** The names of the filters a request sets, as the totals' shapes are kept. */
+const shapeOf = (f: JobFilters): string =>
+  Object.keys(f)
+    .filter((k) => f[k as keyof JobFilters] !== undefined)
+    .sort()
+    .join(',');
+
 export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promise<SearchPage> {
   const fp = fingerprint('jobs', canonicalFilters(req.filters));
+  const plan = planOf(ctx, req, true);
+  const indexed = (version: number | undefined) =>
+    plan.page!.includes('index') ? indexedPage(ctx, version, req, fp) : Promise.resolve(undefined);
   const read = (db: Db, version: number | undefined) => {
     // Compiled only when the page is read: a kept page needs its fingerprint alone.
     const compiled = {
@@ -70,22 +102,21 @@ export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promis
     };
     return req.collapse
       ? searchCollapsed(ctx, db, version, req, compiled)
-      : searchFlat(ctx, db, version, req, compiled);
+      : searchFlat(ctx, db, version, req, compiled, plan);
   };
-  // A window relative to the clock changes without a commit: its pages are never kept.
-  if (!ctx.pages || req.filters.time_frame) {
+  if (!plan.keepPage || !ctx.pages) {
     const version = await currentVersion(ctx, ctx.pool);
-    const indexed = await indexedPage(ctx, version, req, fp);
-    if (indexed) return indexed;
-    if (!req.collapse) return read(ctx.pool, version);
+    const page = await indexed(version);
+    if (page) return page;
+    if (!plan.snapshot) return read(ctx.pool, version);
     return withSnapshot(ctx.pool, async (c) => read(c, await currentVersion(ctx, c)));
   }
   // A kept page was read in one snapshot and is stored under the version of that snapshot; a page of the
   // match index needs none (indexedPage), and is stored under the version it was answered at.
   const version = ctx.version ?? (await dataVersion(ctx.pool));
   return ctx.pages.resolve(version, pageKey(fp, req), async () => {
-    const indexed = await indexedPage(ctx, ctx.totals ? version : undefined, req, fp);
-    if (indexed) return { version, value: indexed };
+    const page = await indexed(ctx.totals || ctx.match ? version : undefined);
+    if (page) return { version, value: page };
     return withSnapshot(ctx.pool, async (c) => {
       const at = await dataVersion(c);
       return { version: at, value: await read(c, ctx.totals ? at : undefined) };
@@ -103,12 +134,19 @@ export function answeredWithoutScan(
   ctx: Pick<SearchContext, 'match' | 'pages' | 'totals' | 'version'>,
   req: Omit<SearchRequest, 'limit'> & { limit?: number },
 ): boolean {
-  if (ctx.match && indexable(req.filters)) return true;
-  if (ctx.version === undefined || req.filters.time_frame) return false;
+  const plan = planOf(ctx, req, req.limit !== undefined);
+  if ((plan.page ?? plan.total).includes('index')) return true;
+  if (ctx.version === undefined) return false;
   const fp = fingerprint('jobs', canonicalFilters(req.filters));
   if (req.limit === undefined)
-    return ctx.totals?.peek(ctx.version, `${req.collapse ? 'groups' : 'jobs'}|${fp}`) !== undefined;
-  return ctx.pages?.peek(ctx.version, pageKey(fp, { ...req, limit: req.limit })) !== undefined;
+    return (
+      plan.total[0] === 'kept' &&
+      ctx.totals?.peek(ctx.version, `${req.collapse ? 'groups' : 'jobs'}|${fp}`) !== undefined
+    );
+  return (
+    plan.page![0] === 'kept' &&
+    ctx.pages?.peek(ctx.version, pageKey(fp, { ...req, limit: req.limit })) !== undefined
+  );
 }
 
 /**
@@ -222,32 +260,38 @@ async function searchFlat(
   version: number | undefined,
   req: SearchRequest,
   c: Compiled,
+  plan: ReadPlan,
 ): Promise<SearchPage> {
   const after: CursorPosition | undefined = req.cursor
     ? decodeCursor(ctx.cursorSecret, c.fp, req.cursor)
     : undefined;
   const offset = after ? 0 : req.offset;
   // Counted with the page when the total is not one kept value and totals of its shape are mostly few.
-  const shape = Object.keys(req.filters)
-    .filter((k) => req.filters[k as keyof JobFilters] !== undefined)
-    .sort()
-    .join(',');
-  const kept = valueTotalOf(req.filters) !== undefined;
-  const once =
-    kept || ctx.totals?.likelyFew(shape) === false
-      ? undefined
-      : await countWithPage(ctx, db, version, req, c, after, offset);
+  const kept = plan.total.includes('value_total');
+  const once = plan.total.includes('with_page')
+    ? await countWithPage(ctx, db, version, req, c, after, offset)
+    : undefined;
   const total =
     once?.total ?? (await exactCount(db, ctx.totals, version, req.filters, c.where, `jobs|${c.fp}`, false));
-  if (!kept) ctx.totals?.observe(shape, total <= MAX_SORTED);
+  if (!kept) ctx.totals?.observe(shapeOf(req.filters), total <= MAX_SORTED);
   let rows: PageRow[] = once?.rows ?? [];
   if (!once && total > 0 && offset < total) {
+    // The share of matches among the live rows, from kept totals (without them, PostgreSQL's plan).
     const live =
-      version === undefined ? 0 : await exactCount(db, ctx.totals, version, {}, LIVE_WHERE, LIVE_KEY, false);
-    const plan = pageStrategy(offset + req.limit + 1, total, live);
-    if (plan.kind === 'walk') rows = await pageRows(db, req, c.rowWhere, after, offset, plan);
+      version === undefined || !ctx.totals
+        ? 0
+        : await exactCount(db, ctx.totals, version, {}, LIVE_WHERE, LIVE_KEY, false);
+    const strategy = pageStrategy(offset + req.limit + 1, total, live);
+    if (strategy.kind === 'walk') rows = await pageRows(db, req, c.rowWhere, after, offset, strategy);
     if (rows.length <= req.limit)
-      rows = await pageRows(db, req, c.where, after, offset, plan.kind === 'sort' ? plan : { kind: 'index' });
+      rows = await pageRows(
+        db,
+        req,
+        c.where,
+        after,
+        offset,
+        strategy.kind === 'sort' ? strategy : { kind: 'index' },
+      );
   }
   const more = rows.length > req.limit;
   const page = rows.slice(0, req.limit);
@@ -389,10 +433,12 @@ async function fromIndex(
 const jsonArray = (items: string[]) => Buffer.from(`[${items.join(',')}]`);
 
 export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
+  const plan = planOf(ctx, { filters, collapse }, false);
   const key = `${collapse ? 'groups' : 'jobs'}|${fingerprint('jobs', canonicalFilters(filters))}`;
   const version = await currentVersion(ctx, ctx.pool);
-  const cached = version === undefined ? undefined : ctx.totals?.peek(version, key);
-  if (cached === undefined && version !== undefined && ctx.match && indexable(filters)) {
+  const cached =
+    version === undefined || !plan.total.includes('kept') ? undefined : ctx.totals?.peek(version, key);
+  if (cached === undefined && version !== undefined && ctx.match && plan.total.includes('index')) {
     const a = await ctx.match.ask({ version, filters, collapse, offset: 0, limit: 0 }).catch(() => undefined);
     matchStats[a ? 'answered' : 'declined']++;
     if (a) {

@@ -26,3 +26,89 @@ export function pageStrategy(needed: number, total: number, live: number): PageS
   if (budget < total && budget <= MAX_WALK) return { kind: 'walk', budget };
   return total <= MAX_SORTED || total < expected ? { kind: 'sort' } : { kind: 'index' };
 }
+
+/** Where a total is read from, in the order a plan tries them. */
+export type TotalSource =
+  /** Kept in this process (or the store) under the request's data version. */
+  | 'kept'
+  /** The match index, when it is at the request's version (it answers the page with it). */
+  | 'index'
+  /** value_totals: one value of one kept dimension, a posting-time start or a salary range. */
+  | 'value_total'
+  /** Counted in the statement that reads the page, when totals of the request's shape are mostly few. */
+  | 'with_page'
+  /** Counted by PostgreSQL (or brought forward from an earlier version), then kept and shared. */
+  | 'count';
+
+/** Where a page is read from, in the order a plan tries them. */
+export type PageSource = 'kept' | 'index' | 'postgres';
+
+/** What is known of a request before it is answered: nothing here costs a round trip. */
+export interface Known {
+  /** The data version the request read, when it was read with its key (not on a replica). */
+  version: number | undefined;
+  /** This process keeps pages, and totals. */
+  pages: boolean;
+  totals: boolean;
+  /** The match index holds the request's filters (it may still decline: another version, a text it lacks). */
+  indexHolds: boolean;
+  /** One kept value total answers the filters (valueTotalOf). */
+  valueTotal: boolean;
+  /** Totals of the request's shape were mostly few (or the shape is new). */
+  likelyFew: boolean;
+}
+
+/** The request as the plan sees it: its filters' clock dependence and its kind. */
+export interface PlannedRequest {
+  /** A window relative to the clock (`time_frame`): nothing of it is kept. */
+  clockRelative: boolean;
+  collapse: boolean;
+  /** A page is wanted (a search), or the total alone (a count). */
+  page: boolean;
+}
+
+/**
+ * Which sources answer a request, in the order they are tried, and why: the one place the read path
+ * decides. A source that cannot answer (the index at another version, nothing kept) passes to the next.
+ */
+export interface ReadPlan {
+  /** The sources of the page (absent for a count). */
+  page?: PageSource[];
+  /** The sources of the total when PostgreSQL reads the page (or of a count). */
+  total: TotalSource[];
+  /** The page is kept under the data version its snapshot read. */
+  keepPage: boolean;
+  /** Totals are kept and shared. */
+  keepTotal: boolean;
+  /** PostgreSQL reads the page in one snapshot (a kept page, or a collapse's several statements). */
+  snapshot: boolean;
+  why: string;
+}
+
+export function planRead(req: PlannedRequest, k: Known): ReadPlan {
+  const keepTotal = k.totals && !req.clockRelative;
+  const index = k.indexHolds;
+  const total: TotalSource[] = [];
+  if (!req.page) {
+    if (keepTotal && k.version !== undefined) total.push('kept');
+    if (index) total.push('index');
+  }
+  // A collapse counts groups: neither value totals nor a count with its page hold them.
+  if (!req.collapse && k.valueTotal) total.push('value_total');
+  else if (req.page && !req.collapse && k.likelyFew) total.push('with_page');
+  total.push('count');
+  const why = [
+    index ? 'the match index holds the filters' : 'PostgreSQL answers',
+    req.clockRelative ? 'a window relative to the clock is never kept' : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  if (!req.page) return { total, keepPage: false, keepTotal, snapshot: false, why };
+  const keepPage = k.pages && !req.clockRelative;
+  const page: PageSource[] = [
+    ...(keepPage ? ['kept' as const] : []),
+    ...(index ? ['index' as const] : []),
+    'postgres',
+  ];
+  return { page, total, keepPage, keepTotal, snapshot: keepPage || req.collapse, why };
+}
