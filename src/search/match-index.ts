@@ -20,7 +20,6 @@ import {
   EMPTY,
   intersect,
   intersectAll,
-  intersectCount,
   NumberList,
   RowList,
   type RowSet,
@@ -668,9 +667,26 @@ export class MatchIndex {
     const everyRow = rows.length === this.p.ids.length;
     const sets = this.p.sets[name];
     if (sets) {
-      for (const [v, set] of sets) byValue.set(v, everyRow ? set.length : intersectCount(rows, set));
       const none = this.p.none[name];
-      return { byValue, missing: everyRow ? none.length : intersectCount(rows, none) };
+      if (everyRow) {
+        for (const [v, set] of sets) byValue.set(v, set.length);
+        return { byValue, missing: none.length };
+      }
+      // Row by row through each row's values: a count per value by intersection would merge the matches
+      // with every value's rows (300 skills × 80,000 matches: 526 ms against 25 for roaring bitmaps,
+      // on a loaded machine); a row's values are a handful.
+      const { starts, codes, values } = this.valuesByRow(name, sets);
+      const n = new Uint32Array(values.length);
+      let missing = 0;
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i];
+        const from = starts[r];
+        const to = starts[r + 1];
+        if (from === to) missing++;
+        for (let j = from; j < to; j++) n[codes[j]]++;
+      }
+      values.forEach((v, c) => byValue.set(v, n[c]));
+      return { byValue, missing };
     }
     const column = this.p.codes[name];
     if (column) {
@@ -689,6 +705,32 @@ export class MatchIndex {
       return { byValue, missing: 0 };
     }
     return undefined;
+  }
+
+  /** Each row's values of a dimension held as sets, by code, made when its facet is first asked for. */
+  private byRow = new Map<string, { starts: Uint32Array; codes: Codes; values: string[] }>();
+
+  private valuesByRow(name: string, sets: Map<string, RowSet>) {
+    let made = this.byRow.get(name);
+    if (made) return made;
+    const n = this.p.ids.length;
+    const values = [...sets.keys()];
+    const starts = new Uint32Array(n + 1);
+    for (const set of sets.values()) for (const r of set) starts[r + 1]++;
+    for (let r = 0; r < n; r++) starts[r + 1] += starts[r];
+    const at = starts.slice(0, n);
+    const codes =
+      values.length < 2 ** 8
+        ? new Uint8Array(starts[n])
+        : values.length < 2 ** 16
+          ? new Uint16Array(starts[n])
+          : new Uint32Array(starts[n]);
+    values.forEach((v, c) => {
+      for (const r of sets.get(v)!) codes[at[r]++] = c;
+    });
+    made = { starts, codes, values };
+    this.byRow.set(name, made);
+    return made;
   }
 
   /** The id of each row of a page of matches. */

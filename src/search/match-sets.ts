@@ -7,18 +7,8 @@ export const EMPTY: RowSet = new Uint32Array(0);
 
 /** Rows in both; a much smaller side is looked up in the larger by binary search. */
 export function intersect(a: RowSet, b: RowSet): RowSet {
-  const out = new Uint32Array(Math.min(a.length, b.length));
-  return out.subarray(0, meet(a, b, out));
-}
-
-/** How many rows are in both (a facet's count among the matches), without listing them. */
-export function intersectCount(a: RowSet, b: RowSet): number {
-  return meet(a, b, undefined);
-}
-
-/** The rows in both, written to `out` when given; returns how many. */
-function meet(a: RowSet, b: RowSet, out: Uint32Array | undefined): number {
   if (a.length > b.length) [a, b] = [b, a];
+  const out = new Uint32Array(a.length);
   let n = 0;
   if (a.length * 16 < b.length) {
     let lo = 0;
@@ -30,10 +20,7 @@ function meet(a: RowSet, b: RowSet, out: Uint32Array | undefined): number {
         else hi = mid;
       }
       if (lo === b.length) break;
-      if (b[lo] === x) {
-        if (out) out[n] = x;
-        n++;
-      }
+      if (b[lo] === x) out[n++] = x;
     }
   } else {
     let i = 0;
@@ -42,15 +29,14 @@ function meet(a: RowSet, b: RowSet, out: Uint32Array | undefined): number {
       const x = a[i];
       const y = b[j];
       if (x === y) {
-        if (out) out[n] = x;
-        n++;
+        out[n++] = x;
         i++;
         j++;
       } else if (x < y) i++;
       else j++;
     }
   }
-  return n;
+  return out.subarray(0, n);
 }
 
 /** Rows in either. */
