@@ -203,7 +203,7 @@ const schemas: Record<string, unknown> = {
               items: {
                 type: 'object',
                 properties: {
-                  value: { type: ['string', 'boolean'] },
+                  value: { anyOf: [{ type: 'string' }, { type: 'boolean' }] },
                   name: { type: 'string', description: 'company: the company name' },
                   count: { type: 'integer' },
                 },
