@@ -379,7 +379,7 @@ function parameter(def: ParamDef) {
   return {
     name: def.name,
     in: 'query',
-    required: false,
+    required: def.required ?? false,
     description: def.description,
     schema: def.codec.schema,
   };
