@@ -55,6 +55,8 @@ function indexReady(match: MatchSource, version: number | undefined): boolean {
 export function isExpensive(path: string, params: Record<string, unknown>, ctx: CostContext = {}): boolean {
   if (path === '/v1/jobs/feed' || path === '/v1/jobs/modified')
     return isLargeFeedPage((params.limit as number | undefined) ?? 200, params.description_format);
+  // Analytics read every match, whatever the filters.
+  if (path === '/v1/jobs/facets' || path === '/v1/jobs/salary' || path === '/v1/jobs/trends') return true;
   if (path !== '/v1/jobs' && path !== '/v1/jobs/count') return false;
   const advanced = params.title_advanced;
   const heavyKind =

@@ -77,6 +77,8 @@ export interface Dimension {
   totals?: string;
   /** How the match index holds it (absent: it does not, and a request filtering on it is PostgreSQL's). */
   index?: Holding;
+  /** A facet's label beside each value, a column of the company (company: its name). */
+  label?: string;
 }
 
 /** Where a `time_frame` window starts, in ms since the epoch: every statement and the index take it. */
@@ -272,8 +274,9 @@ export const DIMENSIONS: readonly Dimension[] = [
     where: (v: string[]) => sql`NOT (j.source = ANY(${sourceSlugs(v)}))`,
   },
   { name: 'source_type', facet: true, filter: 'source_type', column: 'source_type', index: 'codes' },
-  // The employer's profile, by slug: a facet (its label, the company's name), no filter.
-  { name: 'company', facet: true, column: 'company_slug', index: 'codes' },
+  // The employer's verified profile, by slug (an unresolved employer has none): a facet labelled with the
+  // company's name; no filter.
+  { name: 'company', facet: true, column: 'slug', company: true, label: 'name', index: 'codes' },
   {
     name: 'time_frame',
     filter: 'time_frame',
@@ -316,8 +319,45 @@ export const filteredByIndex = (d: Dimension): boolean =>
   d.filter !== undefined && (d.index === 'own' || (d.index !== undefined && !d.where));
 
 /** The dimensions whose values the match index keeps, by how: built, saved and read generically. */
-/** The dimensions that are facets, by name. */
-export const FACETS = new Map(DIMENSIONS.filter((d) => d.facet).map((d) => [d.name, d]));
+/** How a row holds a facet's values: one value or none, a list of values, or a flag never missing. */
+export type FacetShape = 'scalar' | 'array' | 'boolean';
+
+/** A facet as PostgreSQL reads it (facets.ts): its values' SQL over `j` (jobs) and `co` (companies). */
+export interface FacetDimension {
+  name: string;
+  shape: FacetShape;
+  value: string;
+  /** Whether `value` (or `label`) reads the verified company profile `co`. */
+  company?: boolean;
+  label?: string;
+}
+
+/**
+ * Every facet, from the declarations above. Values are what the filter of the same name takes (ISO-2
+ * country codes, lower-case cities, public source slugs …), so a value's count is what /v1/jobs/count
+ * answers with that filter added.
+ */
+export const FACET_DIMENSIONS: readonly FacetDimension[] = DIMENSIONS.filter((d) => d.facet).map((d) => ({
+  name: d.name,
+  shape: d.many ? 'array' : d.filter === 'remote' ? 'boolean' : 'scalar',
+  value: `${d.company ? 'co' : 'j'}.${d.column}`,
+  ...(d.company ? { company: true } : {}),
+  ...(d.label ? { label: `co.${d.label}` } : {}),
+}));
+
+export const DIMENSION_NAMES: readonly string[] = FACET_DIMENSIONS.map((f) => f.name);
+
+const facetByName = new Map(FACET_DIMENSIONS.map((f) => [f.name, f]));
+
+/** The facet of that name, or undefined. */
+export const facetDimension = (name: string): FacetDimension | undefined => facetByName.get(name);
+
+/** The facets the match index counts: of the dimensions it keeps the values of, and remote. */
+export const INDEXED_FACETS = new Set(
+  DIMENSIONS.filter(
+    (d) => d.facet && (d.index === 'sets' || d.index === 'codes' || d.filter === 'remote'),
+  ).map((d) => d.name),
+);
 
 export const HELD_SETS = DIMENSIONS.filter((d) => d.index === 'sets');
 export const HELD_CODES = DIMENSIONS.filter((d) => d.index === 'codes');

@@ -7,7 +7,7 @@ import type { EndpointParams } from '../params/registry.ts';
 import { type AppContext, type Route, route } from './types.ts';
 
 /** The filters of a search or count: every parameter but paging and output, typed by the registry. */
-function filtersOf(ctx: AppContext, params: EndpointParams<'jobs'>): JobFilters {
+export function filtersOf(ctx: AppContext, params: EndpointParams<'jobs'>): JobFilters {
   if (!ctx.fullTextSearch) {
     for (const name of ['title_advanced', 'description_advanced'] as const) {
       if (params[name] !== undefined) {
@@ -25,7 +25,7 @@ function filtersOf(ctx: AppContext, params: EndpointParams<'jobs'>): JobFilters 
   return time_frame ? { ...filters, time_frame: { ...time_frame, at: Date.now() } } : filters;
 }
 
-const searchContext = (ctx: AppContext): SearchContext => ({
+export const searchContext = (ctx: AppContext): SearchContext => ({
   pool: ctx.db.read,
   cursorSecret: ctx.cursorSecret,
   totals: ctx.totals,
