@@ -130,6 +130,7 @@ async function primary(): Promise<void> {
       workers: config.WORKERS,
       env,
       log: (msg) => log.warn(msg),
+      onReplaced: (pid) => say(`replacement worker ${pid} listening`),
       onReady() {
         const base = `http://${config.HOST}:${config.PORT}`;
         banner(`\nJob Postings Search Service ${version} listening on ${base} (${config.WORKERS} workers)`);
