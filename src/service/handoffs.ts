@@ -23,7 +23,10 @@ type Send = (message: unknown, handle?: unknown, ...rest: unknown[]) => boolean;
 const isCluster = (m: unknown): m is ClusterMessage =>
   typeof m === 'object' && m !== null && (m as ClusterMessage).cmd === 'NODE_CLUSTER';
 
-/** Watches the connections handed to `worker`; returns how many are awaiting its acknowledgement. */
+/**
+ * Watches the connections handed to `worker`. Returns how many of them were closed because it died (read
+ * it in an 'exit' listener added after this call).
+ */
 export function closeUntakenOnDeath(worker: Worker): () => number {
   const proc = worker.process as unknown as { send: Send; on(e: string, l: (m: unknown) => void): void };
   const pending = new Map<unknown, Closable>();
@@ -36,11 +39,13 @@ export function closeUntakenOnDeath(worker: Worker): () => number {
   proc.on('internalMessage', (m) => {
     if (isCluster(m) && m.ack !== undefined) pending.delete(m.ack);
   });
+  let closed = 0;
   const closeAll = () => {
     for (const handle of pending.values()) handle.close();
+    closed += pending.size;
     pending.clear();
   };
   worker.once('disconnect', closeAll);
   worker.once('exit', closeAll);
-  return () => pending.size;
+  return () => closed;
 }

@@ -89,7 +89,7 @@ export function superviseWorkers(opts: SupervisorOptions): Supervisor {
 
   const fork = (replacement = false) => {
     const w = cluster.fork(env);
-    closeUntakenOnDeath(w);
+    const closedOnDeath = closeUntakenOnDeath(w);
     live.add(w);
     w.on('message', (m) => {
       if (m !== 'ready') return;
@@ -114,8 +114,12 @@ export function superviseWorkers(opts: SupervisorOptions): Supervisor {
       while (deaths.length && now - deaths[0] > windowMs) deaths.shift();
       const excess = Math.max(0, deaths.length - opts.workers);
       const delay = excess === 0 ? 0 : Math.min(maxDelayMs, baseDelayMs * 2 ** (excess - 1));
+      const closed = closedOnDeath();
+      const lost = closed
+        ? `; ${closed} connection${closed > 1 ? 's' : ''} handed to it closed for the client to retry`
+        : '';
       opts.log(
-        `worker ${w.process.pid} exited (${how}); starting a replacement${delay ? ` in ${delay} ms (${deaths.length} exits in ${windowMs / 1000} s)` : ''}`,
+        `worker ${w.process.pid} exited (${how})${lost}; starting a replacement${delay ? ` in ${delay} ms (${deaths.length} exits in ${windowMs / 1000} s)` : ''}`,
       );
       pending++;
       setTimeout(() => {
