@@ -151,19 +151,27 @@ export async function reachableNative(
     version: string;
   };
   const copy = path.join(cacheRoot, `${pkg.name.replace(/[@/]/g, '_')}-${pkg.version}`);
-  const ok = await fs.stat(path.join(copy, 'bin')).then(
-    (st) => st.uid === 0,
-    () => false,
+  // A copy is trusted only when root owns it and nobody else may write to it.
+  const found = await fs.stat(copy).then(
+    (st) => (st.uid === 0 && (st.mode & 0o022) === 0 ? 'ok' : 'untrusted'),
+    () => 'none',
   );
-  if (ok && !(await blockedAt(path.join(copy, 'bin'), owner))) return copy;
+  if (found === 'ok' && !(await blockedAt(path.join(copy, 'bin'), owner))) return copy;
   try {
+    if (found !== 'none') await fs.rm(copy, { recursive: true, force: true });
     await fs.mkdir(cacheRoot, { recursive: true, mode: 0o755 });
     await fs.chmod(cacheRoot, 0o755);
     const tmp = await fs.mkdtemp(path.join(cacheRoot, '.copy-'));
     await fs.cp(native, tmp, { recursive: true, verbatimSymlinks: true });
     await fs.chmod(tmp, 0o755);
-    await fs.rm(copy, { recursive: true, force: true });
-    await fs.rename(tmp, copy);
+    try {
+      await fs.rename(tmp, copy);
+    } catch (err) {
+      // Another process starting at the same time made the copy first: use it.
+      await fs.rm(tmp, { recursive: true, force: true });
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+    }
   } catch (err) {
     throw new EmbeddedError(
       `PostgreSQL runs as the "${USER}" user, who cannot reach ${native} (${blocked} is closed to it), and copying it to ${cacheRoot} failed (${(err as Error).message}): make ${blocked} reachable (chmod o+x), or set DATABASE_URL`,

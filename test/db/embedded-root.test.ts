@@ -61,6 +61,10 @@ describe.skipIf(!isRoot || os.platform() !== 'linux')('run by root from a 0700 d
     const made = (await fs.stat(usable)).mtimeMs;
     expect(await reachableNative(inside, owner, cache)).toBe(usable);
     expect((await fs.stat(usable)).mtimeMs).toBe(made);
+    // A copy others may write to is not trusted: it is made again.
+    await fs.chmod(usable, 0o777);
+    expect(await reachableNative(inside, owner, cache)).toBe(usable);
+    expect((await fs.stat(usable)).mode & 0o777).toBe(0o755);
     // Binaries the postgres user reaches are used where they are.
     if (!(await blockedAt(NATIVE, owner))) expect(await reachableNative(NATIVE, owner, cache)).toBe(NATIVE);
   });
