@@ -203,7 +203,7 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     name: 'stats',
-    about: 'coverage per field over the live jobs, overall and per source',
+    about: 'coverage per field over the live jobs, per source and in total',
     usage: ['stats'],
     options: { '': [] },
     examples: ['npm run -s cli -- stats'],
