@@ -5,34 +5,36 @@
 // never loads ingestion, enrichment or the gazetteer.
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import { getSetting } from './db/migrations.ts';
 import { type Db, openDb } from './db/pool.ts';
+import { bannerLines, clientBase, newKeyLines } from './service/banner.ts';
+import { logStream } from './service/log-stream.ts';
 import type { MatchSource } from './service/match-host.ts';
 
 const version = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
-// Operational messages go through pino, like the service's request logs (JSON lines on stderr); the
-// start-up banner and the demo key are the only plain text, for the person at the terminal.
-let log = pino(pino.destination(2));
+// Operational messages go through pino, like the service's request logs (JSON lines on stderr, readable
+// lines on a terminal); the start-up banner and the demo key are the only plain text, for the person at
+// the terminal.
+let log = pino(logStream(2));
 const useLevel = (config: Config) => {
-  log = pino({ level: config.LOG_LEVEL }, pino.destination(2));
+  log = pino({ level: config.LOG_LEVEL }, logStream(2));
 };
 const say = (msg: string) => log.info(msg);
 const fail = (msg: string) => log.error(msg);
 const banner = (msg: string) => process.stderr.write(`${msg}\n`);
 
 /**
- * Shows a new API key to the person who started the service, never to a log: on stderr only when it is a
- * terminal, and as an IPC message when a parent process started us with a channel.
+ * A new API key goes to the person who started the service, never to a log: on stderr only when it is a
+ * terminal (bannerLines), and as an IPC message when a parent process started us with a channel.
  */
-function showKey(key: string | undefined): string {
-  if (!key) return '<API_KEY>';
-  process.send?.({ type: 'demo-key', key });
-  if (process.stderr.isTTY) return key;
-  return `${key.slice(0, 8)}… (shown in full only on a terminal; create another with: npm run cli -- keys create --account demo)`;
+function keyFacts(key: string | undefined): { key?: string; terminal: boolean } {
+  if (key) process.send?.({ type: 'demo-key', key });
+  return { key, terminal: Boolean(process.stderr.isTTY) };
 }
 
 async function serve(
@@ -51,13 +53,13 @@ async function serve(
   const app = await buildApp({
     ctx: { db, config, cursorSecret, version, fullTextSearch: config.FULL_TEXT_SEARCH, match },
     limiter,
+    logger: { stream: logStream(1) },
   });
-  const address = await app.fastify.listen({ port: config.PORT, host: config.HOST });
+  await app.fastify.listen({ port: config.PORT, host: config.HOST });
   if (announce) {
-    const base = address.replace('0.0.0.0', '127.0.0.1');
-    banner(`\nJob Postings Search Service ${version} listening on ${base}`);
-    banner(`  curl -H "Authorization: Bearer ${showKey(key)}" "${base}/v1/jobs?limit=2"`);
-    banner(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health   docs: ${base}/docs\n`);
+    const { port } = app.fastify.server.address() as AddressInfo;
+    const base = clientBase(config.HOST, port);
+    banner(bannerLines({ version, base, workers: 1, ...keyFacts(key) }).join('\n'));
   }
   return () => app.close();
 }
@@ -94,22 +96,21 @@ async function primary(): Promise<void> {
     await db.close();
     process.exit(code);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // SIGHUP is the terminal closing: stop as for SIGTERM, so that the embedded database stops with us.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
   try {
-    const { ensureDemoKey, loadDemoApart, prepareDatabase } = await import('./service/setup.ts');
+    const { describeDemoLoad, ensureDemoKey, loadDemoApart, prepareDatabase } = await import(
+      './service/setup.ts'
+    );
     const { startSchedules } = await import('./service/schedules.ts');
     const { serveMetrics } = await import('./service/metrics-server.ts');
     const { superviseWorkers } = await import('./service/supervisor.ts');
     const { hostMatchIndex } = await import('./service/match-host.ts');
     await prepareDatabase(db);
     const loaded = await loadDemoApart(db, config, say);
-    if (loaded) say(`demo dataset loaded: ${loaded} postings`);
+    if (loaded) say(describeDemoLoad(loaded));
     const key = await ensureDemoKey(db, config);
-    if (key)
-      banner(
-        `created account "demo" with the API key ${showKey(key)}\n(shown once: it cannot be recovered; keep it)`,
-      );
+    for (const line of newKeyLines(key, Boolean(process.stderr.isTTY))) banner(line);
     const schedules = startSchedules(db, config, (m, e) =>
       e ? fail(`${m}: ${(e as Error).message}`) : say(m),
     );
@@ -130,11 +131,10 @@ async function primary(): Promise<void> {
       workers: config.WORKERS,
       env,
       log: (msg) => log.warn(msg),
+      onReplaced: (pid) => say(`replacement worker ${pid} listening`),
       onReady() {
-        const base = `http://${config.HOST}:${config.PORT}`;
-        banner(`\nJob Postings Search Service ${version} listening on ${base} (${config.WORKERS} workers)`);
-        banner(`  curl -H "Authorization: Bearer ${showKey(key)}" "${base}/v1/jobs?limit=2"`);
-        banner(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health   docs: ${base}/docs\n`);
+        const base = clientBase(config.HOST, config.PORT);
+        banner(bannerLines({ version, base, workers: config.WORKERS, ...keyFacts(key) }).join('\n'));
       },
       // No worker can serve: exit non-zero so that a supervisor (systemd, Kubernetes) notices and acts.
       onGiveUp(reason) {
@@ -162,7 +162,9 @@ async function worker(): Promise<void> {
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop());
+  // A terminal's Ctrl-C or hang-up reaches every process of its group: the primary stops the workers.
   process.on('SIGINT', () => {});
+  process.on('SIGHUP', () => {});
 }
 
 if (cluster.isPrimary) await primary();

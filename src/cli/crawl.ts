@@ -151,6 +151,7 @@ export async function run(cliArgs: string[]): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
   const crawler = new Crawler(
     sink,
     { concurrency: args.concurrency, bases: args.bases, http: args.http },
@@ -188,6 +189,7 @@ export async function run(cliArgs: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     await db?.close();
   }
   return args.once && failed > 0 ? 1 : 0;

@@ -2,7 +2,7 @@
 import { writeDataset } from '../demo/write.ts';
 import { generateProgress, takeQuiet } from './progress.ts';
 
-const USAGE = `usage: npm run cli -- demo generate --jobs N --seed S --out DIR [--rounds R] [--now ISO-8601]
+const USAGE = `usage: npm run -s cli -- demo generate --jobs N --seed S --out DIR [--rounds R] [--now ISO-8601]
 
 Writes DIR/jobs.jsonl (sources, companies, then postings) and DIR/round-1.jsonl … DIR/round-R.jsonl.
 The same options (including --now, which defaults to the current hour) give the same bytes.

@@ -1,4 +1,4 @@
-// The operator's command line: `npm run cli -- <command> [args]`.
+// The operator's command line: `npm run -s cli -- <command> [args]`.
 // Machine-readable output goes to stdout, messages to stderr; every failure is one line on stderr
 // with a documented exit code (src/cli/spec.ts), never a stack trace.
 import { describeFailure } from './failure.ts';
@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const cmd = commandNamed(args[0]);
     if (!cmd) {
-      fail(`unknown command "${args[0]}": npm run cli -- help lists the commands`);
+      fail(`unknown command "${args[0]}": npm run -s cli -- help lists the commands`);
       return EXIT.usage;
     }
     process.stdout.write(commandHelp(cmd));
@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const cmd = commandNamed(name);
   if (!cmd || !load[name]) {
-    fail(`unknown command "${name}": npm run cli -- help lists the commands`);
+    fail(`unknown command "${name}": npm run -s cli -- help lists the commands`);
     return EXIT.usage;
   }
   if (args.includes('--help') || args.includes('-h')) {
@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const problem = checkOptions(cmd, args);
   if (problem) {
-    fail(`${problem}; npm run cli -- ${name} --help describes it`);
+    fail(`${problem}; npm run -s cli -- ${name} --help describes it`);
     return EXIT.usage;
   }
   return (await load[name]()).run(args);

@@ -17,7 +17,7 @@ import { EXIT, specOptions } from './spec.ts';
 export async function run(args: string[]): Promise<number> {
   const { opts, rest } = parseArgs(args, specOptions('ingest'));
   if (!rest.length)
-    throw new CliError('ingest needs at least one FILE (see npm run cli -- ingest --help)', EXIT.usage);
+    throw new CliError('ingest needs at least one FILE (see npm run -s cli -- ingest --help)', EXIT.usage);
   if (opts.format) {
     const offline = await import('./ingest-format.ts');
     return offline.run(opts.format, rest, opts, opts.quiet === 'true');

@@ -10,7 +10,7 @@ export interface OptionSpec {
 export interface CommandSpec {
   name: string;
   about: string;
-  /** Usage lines without the `npm run cli --` prefix. */
+  /** Usage lines without the `npm run -s cli --` prefix. */
   usage: string[];
   /** Options by subcommand (`''` when the command has none). */
   options: Record<string, OptionSpec[]>;
@@ -61,14 +61,14 @@ export const COMMANDS: CommandSpec[] = [
     about: 'start the service (same as npm start); settings come from the environment',
     usage: ['serve'],
     options: { '': [] },
-    examples: ['PORT=9000 npm run cli -- serve'],
+    examples: ['PORT=9000 npm run -s cli -- serve'],
   },
   {
     name: 'migrate',
     about: 'apply the database migrations (also done at every start); prints the schema version',
     usage: ['migrate [--quiet]'],
     options: { '': [QUIET] },
-    examples: ['npm run cli -- migrate'],
+    examples: ['npm run -s cli -- migrate'],
   },
   {
     name: 'ingest',
@@ -113,9 +113,9 @@ export const COMMANDS: CommandSpec[] = [
       ],
     },
     examples: [
-      'npm run cli -- ingest bench/data/jobs.jsonl',
-      'npm run cli -- ingest --format greenhouse --expire-missing saved/greenhouse/acme.json',
-      'npm run cli -- ingest --format jsonld --source jobsnorth --source-type jobboard --source-domain jobsnorth.example page.html',
+      'npm run -s cli -- ingest bench/data/jobs.jsonl',
+      'npm run -s cli -- ingest --format greenhouse --expire-missing saved/greenhouse/acme.json',
+      'npm run -s cli -- ingest --format jsonld --source jobsnorth --source-type jobboard --source-domain jobsnorth.example page.html',
     ],
   },
   {
@@ -146,7 +146,7 @@ export const COMMANDS: CommandSpec[] = [
         QUIET,
       ],
     },
-    examples: ['npm run cli -- crawl --boards boards.json --once --state crawl-state.json'],
+    examples: ['npm run -s cli -- crawl --boards boards.json --once --state crawl-state.json'],
   },
   {
     name: 'keys',
@@ -157,7 +157,7 @@ export const COMMANDS: CommandSpec[] = [
       list: [{ flag: '--account NAME', about: 'only this account’s keys' }],
       revoke: [],
     },
-    examples: ['npm run cli -- keys create --account acme', 'npm run cli -- keys revoke 7'],
+    examples: ['npm run -s cli -- keys create --account acme', 'npm run -s cli -- keys revoke 7'],
   },
   {
     name: 'accounts',
@@ -180,7 +180,10 @@ export const COMMANDS: CommandSpec[] = [
       ],
       usage: [],
     },
-    examples: ['npm run cli -- accounts create acme --rate-limit 1200', 'npm run cli -- accounts usage acme'],
+    examples: [
+      'npm run -s cli -- accounts create acme --rate-limit 1200',
+      'npm run -s cli -- accounts usage acme',
+    ],
   },
   {
     name: 'demo',
@@ -196,21 +199,21 @@ export const COMMANDS: CommandSpec[] = [
         QUIET,
       ],
     },
-    examples: ['npm run cli -- demo generate --jobs 100000 --rounds 2 --out data/demo-100k'],
+    examples: ['npm run -s cli -- demo generate --jobs 100000 --rounds 2 --out data/demo-100k'],
   },
   {
     name: 'stats',
-    about: 'coverage per field over the live jobs, overall and per source',
+    about: 'coverage per field over the live jobs, per source and in total',
     usage: ['stats'],
     options: { '': [] },
-    examples: ['npm run cli -- stats'],
+    examples: ['npm run -s cli -- stats'],
   },
   {
     name: 'help',
     about: 'list the commands, or describe one',
     usage: ['help [COMMAND]', 'COMMAND --help'],
     options: { '': [] },
-    examples: ['npm run cli -- help ingest'],
+    examples: ['npm run -s cli -- help ingest'],
   },
 ];
 
@@ -256,7 +259,12 @@ function optionLines(options: OptionSpec[]): string[] {
 }
 
 export function commandHelp(cmd: CommandSpec): string {
-  const lines = [`${cmd.name}: ${cmd.about}`, '', 'usage:', ...cmd.usage.map((u) => `  npm run cli -- ${u}`)];
+  const lines = [
+    `${cmd.name}: ${cmd.about}`,
+    '',
+    'usage:',
+    ...cmd.usage.map((u) => `  npm run -s cli -- ${u}`),
+  ];
   const subs = Object.entries(cmd.options).filter(([, o]) => o.length);
   for (const [sub, options] of subs)
     lines.push('', sub ? `options of ${sub}:` : 'options:', ...optionLines(options));
@@ -271,12 +279,12 @@ function exitHelp(): string {
 export function overviewHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    'usage: npm run cli -- <command> [options]',
+    'usage: npm run -s cli -- <command> [options]',
     '',
     'commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.about}`),
     '',
-    '`npm run cli -- <command> --help` describes a command, its options and examples.',
+    '`npm run -s cli -- <command> --help` describes a command, its options and examples.',
     'Machine-readable output goes to stdout, messages to stderr. Settings come from the environment',
     '(DATA_DIR, DATABASE_URL, …; see the README); with the embedded PostgreSQL every command joins the',
     'cluster of a running service on the same DATA_DIR, or starts and stops one itself.',

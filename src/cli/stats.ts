@@ -3,6 +3,24 @@ import { COVERAGE_KEYS, refreshCoverage } from '../db/stats.ts';
 import { withDb } from './db.ts';
 import { JobState } from '../model/job-state.ts';
 
+type Row = { source: string; n: number } & Record<string, unknown>;
+
+/**
+ * The coverage table for a person: a column as wide as its widest cell, source names left-aligned,
+ * figures right-aligned, and the total row under a rule.
+ */
+export function coverageTable(rows: Row[], total: Row): string {
+  const header = ['source', 'jobs', ...COVERAGE_KEYS];
+  const cells = (r: Row) => [r.source, String(r.n), ...COVERAGE_KEYS.map((k) => String(r[k] ?? ''))];
+  const body = rows.map(cells);
+  const last = cells(total);
+  const widths = header.map((h, i) => Math.max(h.length, ...[...body, last].map((c) => c[i].length)));
+  const line = (c: string[]) =>
+    `${c.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ')}\n`;
+  const rule = `${widths.map((w) => '-'.repeat(w)).join('  ')}\n`;
+  return line(header) + body.map(line).join('') + rule + line(last);
+}
+
 export async function run(_args: string[]): Promise<number> {
   return withDb(async (db) => {
     const overall = await refreshCoverage(db.write);
@@ -20,13 +38,8 @@ export async function run(_args: string[]): Promise<number> {
     );
     process.stdout.write(`${JSON.stringify({ source: '(all)', ...overall })}\n`);
     for (const r of rows) process.stdout.write(`${JSON.stringify(r)}\n`);
-    const header = ['source', 'jobs', ...COVERAGE_KEYS].map((h) => h.padStart(10)).join(' ');
-    process.stderr.write(`${header}\n`);
-    for (const r of rows) {
-      process.stderr.write(
-        `${[r.source, r.n, ...COVERAGE_KEYS.map((k) => r[k])].map((v) => String(v).padStart(10)).join(' ')}\n`,
-      );
-    }
+    const total = rows.reduce((a, r) => a + r.n, 0);
+    process.stderr.write(coverageTable(rows, { source: '(all)', n: total, ...overall }));
     return 0;
   });
 }

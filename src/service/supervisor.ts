@@ -3,6 +3,7 @@
 // manages to serve at all the supervisor gives up, so that whatever runs the primary sees it fail
 // instead of a live process behind a port nobody listens on.
 import cluster, { type Worker } from 'node:cluster';
+import { closeUntakenOnDeath } from './handoffs.ts';
 
 export interface SupervisorOptions {
   workers: number;
@@ -10,6 +11,8 @@ export interface SupervisorOptions {
   log: (msg: string) => void;
   /** Called once, when every first-generation worker is listening. */
   onReady?: () => void;
+  /** Called when a replacement worker is listening. */
+  onReplaced?: (pid: number) => void;
   /** Called when the service cannot serve: no worker listening and replacements failing. */
   onGiveUp: (reason: string) => void;
   /** Deaths within `windowMs` beyond `workers` start the backoff. */
@@ -84,14 +87,16 @@ export function superviseWorkers(opts: SupervisorOptions): Supervisor {
   let stopping = false;
   let pending = 0;
 
-  const fork = () => {
+  const fork = (replacement = false) => {
     const w = cluster.fork(env);
+    const closedOnDeath = closeUntakenOnDeath(w);
     live.add(w);
     w.on('message', (m) => {
       if (m !== 'ready') return;
       listening.add(w);
       failedStarts = 0;
-      if (++initialReady === opts.workers) opts.onReady?.();
+      if (replacement) opts.onReplaced?.(w.process.pid!);
+      else if (++initialReady === opts.workers) opts.onReady?.();
     });
     w.on('exit', (code, signal) => {
       live.delete(w);
@@ -109,15 +114,19 @@ export function superviseWorkers(opts: SupervisorOptions): Supervisor {
       while (deaths.length && now - deaths[0] > windowMs) deaths.shift();
       const excess = Math.max(0, deaths.length - opts.workers);
       const delay = excess === 0 ? 0 : Math.min(maxDelayMs, baseDelayMs * 2 ** (excess - 1));
+      const closed = closedOnDeath();
+      const lost = closed
+        ? `; ${closed} connection${closed > 1 ? 's' : ''} handed to it closed for the client to retry`
+        : '';
       opts.log(
-        `worker ${w.process.pid} exited (${how}); starting a replacement${delay ? ` in ${delay} ms (${deaths.length} exits in ${windowMs / 1000} s)` : ''}`,
+        `worker ${w.process.pid} exited (${how})${lost}; starting a replacement${delay ? ` in ${delay} ms (${deaths.length} exits in ${windowMs / 1000} s)` : ''}`,
       );
       pending++;
       setTimeout(() => {
         pending--;
         if (stopping) return;
         restarts++;
-        fork();
+        fork(true);
       }, delay);
     });
   };

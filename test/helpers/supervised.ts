@@ -13,7 +13,9 @@ if (cluster.isPrimary) {
     env: process.env,
     log: say,
     baseDelayMs: 200,
-    windowMs: 10_000,
+    // Wide enough that every death of the flapping test counts, however slowly a busy machine starts
+    // its workers.
+    windowMs: 60_000,
     onReady: () => say('all ready'),
     onGiveUp: (reason) => {
       say(`cannot serve: ${reason}`);

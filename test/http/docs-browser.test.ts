@@ -75,8 +75,15 @@ describe.skipIf(!haveChromium)('/docs in headless Chromium', () => {
     await page.click('.modal-ux .auth-btn-wrapper .authorize');
     await page.click('.modal-ux .btn-done, .modal-ux .close-modal');
 
-    // Open "Count matching jobs" and run it.
-    const OP = '#operations-default-countMatchingJobs';
+    // Operations are grouped by the tags their routes declare, none under "default".
+    const groups = await page.$$eval('.opblock-tag-section .opblock-tag', (els) =>
+      els.map((e) => e.getAttribute('data-tag')),
+    );
+    expect(groups).toEqual(['Jobs', 'Feeds', 'Companies', 'Dataset']);
+    expect(await page.$$('[id^="operations-default-"]')).toHaveLength(0);
+
+    // Open "Count matching jobs" (under Jobs) and run it.
+    const OP = '#operations-Jobs-countMatchingJobs';
     const apiCalls: { url: string; auth?: string }[] = [];
     page.on('request', (req) => {
       if (req.url().includes('/v1/jobs/count'))

@@ -181,6 +181,19 @@ describe('errors below the routes', () => {
     }
   });
 
+  it('two Host fields are a catalog 400, and the connection is closed (RFC 9112)', async () => {
+    for (const hosts of ['Host: x\r\nHost: y', 'Host: x\r\nhost: x']) {
+      const r = await rawRequest(port, `GET /v1/health HTTP/1.1\r\n${hosts}\r\n\r\n`);
+      expect(r.status, hosts).toBe(400);
+      expectContract(r);
+      expect(JSON.parse(r.body)).toEqual({ error: 'bad request' });
+      expect(r.headers.connection).toBe('close');
+    }
+    // One Host field is served as ever.
+    const one = await rawRequest(port, 'GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(one.status).toBe(200);
+  });
+
   it("maps each of Node's parser errors to its catalog answer (408 is exercised live by npm run robustness)", () => {
     const cases: [string | undefined, number, string][] = [
       ['ERR_HTTP_REQUEST_TIMEOUT', 408, 'request timeout'],

@@ -1,5 +1,6 @@
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TAGS } from '../../src/http/openapi.ts';
 import { endpointParams } from '../../src/http/params/registry.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -45,5 +46,32 @@ describe('/openapi.json', () => {
       const names = params.map((p) => p.name);
       for (const def of endpointParams[endpoint]) expect(names, path).toContain(def.name);
     }
+  });
+});
+
+describe('/docs groups', () => {
+  it('puts every operation under one declared tag, each tag described, none under "default"', async () => {
+    const doc = (await t.app.fastify.inject({ url: '/openapi.json' })).json();
+    const declared = new Map<string, string>(
+      doc.tags.map((x: { name: string; description: string }) => [x.name, x.description]),
+    );
+    for (const [name, description] of declared) expect(description, name).toMatch(/\w{3,}.*\./);
+    const used = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths) as [string, { get: { tags?: string[] } }][]) {
+      expect(item.get.tags, path).toHaveLength(1);
+      expect(declared.has(item.get.tags![0]), path).toBe(true);
+      used.add(item.get.tags![0]);
+    }
+    expect([...declared.keys()].sort()).toEqual([...used].sort());
+    expect(doc.paths['/v1/jobs'].get.tags).toEqual(['Jobs']);
+    expect(doc.paths['/v1/jobs/{id}'].get.tags).toEqual(['Jobs']);
+    expect(doc.paths['/v1/jobs/feed'].get.tags).toEqual(['Feeds']);
+    expect(doc.paths['/v1/companies'].get.tags).toEqual(['Companies']);
+    expect(doc.paths['/v1/meta'].get.tags).toEqual(['Dataset']);
+  });
+
+  it('describes the groups routes may declare, Analytics among them', () => {
+    for (const tag of ['Jobs', 'Feeds', 'Companies', 'Analytics', 'Dataset'] as const)
+      expect(TAGS[tag]).toMatch(/\w{3,}.*\.$/);
   });
 });

@@ -13,6 +13,7 @@ import { NO_REPLICA, replicaBase } from '../helpers/db.ts';
 import { lifecycleApp, posting } from './helpers.ts';
 
 const replica = replicaBase();
+if (!replica) console.warn(`replica: the tests on a streaming replica are skipped (${NO_REPLICA})`);
 let t: TestApp;
 /** A second host of the same deployment that reads the primary (no lag at all). */
 let onPrimary: App;

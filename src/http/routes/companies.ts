@@ -10,6 +10,7 @@ export const companyRoutes: Route[] = [
     params: 'companies',
     auth: true,
     summary: 'Search companies',
+    tag: 'Companies',
     response: 'CompanySearchResponse',
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
@@ -30,6 +31,7 @@ export const companyRoutes: Route[] = [
     params: 'company',
     auth: true,
     summary: 'One company by slug',
+    tag: 'Companies',
     response: 'Company',
     statuses: [400, 401, 404, 429, 500, 503],
     async handle(ctx, _params, req) {

@@ -30,6 +30,7 @@ export const feedRoutes: Route[] = [
     params: 'feed',
     auth: true,
     summary: 'Newly indexed jobs, oldest first',
+    tag: 'Feeds',
     response: 'FeedResponse',
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
@@ -51,6 +52,7 @@ export const feedRoutes: Route[] = [
     params: 'modified',
     auth: true,
     summary: 'Jobs with changed tracked fields',
+    tag: 'Feeds',
     response: 'ModifiedResponse',
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
@@ -70,6 +72,7 @@ export const feedRoutes: Route[] = [
     params: 'expired',
     auth: true,
     summary: 'Ids of jobs expired within a window',
+    tag: 'Feeds',
     response: 'ExpiredResponse',
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {

@@ -41,6 +41,7 @@ export const jobRoutes: Route[] = [
     params: 'jobs',
     auth: true,
     summary: 'Search jobs',
+    tag: 'Jobs',
     response: 'JobSearchResponse',
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
@@ -66,6 +67,7 @@ export const jobRoutes: Route[] = [
     params: 'count',
     auth: true,
     summary: 'Count matching jobs',
+    tag: 'Jobs',
     response: 'CountResponse',
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
@@ -78,6 +80,7 @@ export const jobRoutes: Route[] = [
     params: 'job',
     auth: true,
     summary: 'One job by id',
+    tag: 'Jobs',
     response: 'Job',
     statuses: [400, 401, 404, 429, 500, 503],
     async handle(ctx, params, req) {

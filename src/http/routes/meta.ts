@@ -9,6 +9,7 @@ export const metaRoutes: Route[] = [
     params: 'ignore',
     auth: true,
     summary: 'Dataset metadata',
+    tag: 'Dataset',
     response: 'Meta',
     statuses: [401, 429, 500, 503],
     async handle(ctx) {
@@ -31,6 +32,7 @@ export const metaRoutes: Route[] = [
     params: 'ignore',
     auth: false,
     summary: 'Liveness',
+    tag: 'Dataset',
     response: 'Health',
     statuses: [503],
     async handle(ctx) {

@@ -39,11 +39,15 @@ export interface Reply {
 type ParamList = Endpoint | 'ignore';
 type ParamsFor<E extends ParamList> = E extends Endpoint ? EndpointParams<E> : Record<string, never>;
 
+/** The group a route is listed under in /openapi.json and /docs; each is described in openapi.ts (TAGS). */
+export type Tag = 'Jobs' | 'Feeds' | 'Companies' | 'Analytics' | 'Dataset';
+
 export interface RouteDef<E extends ParamList = ParamList> {
   path: string;
   params: E;
   auth: boolean;
   summary: string;
+  tag: Tag;
   /** OpenAPI schema name of the 200 body. */
   response: string;
   /** Extra documented statuses besides 200. */
