@@ -2,7 +2,7 @@
 // A value present in the record always wins over a derived one; derivation only fills gaps.
 import { continentOfCountry, countryName, lookupCountry, toCountryCode } from '../geo/countries.ts';
 import { geocode, type GeoResult } from '../geo/geocode.ts';
-import { countriesOfZone, foldKey, timezonesOf } from '../geo/gazetteer.ts';
+import { countriesOfZone, findCities, foldKey, regionByCode, timezonesOf } from '../geo/gazetteer.ts';
 import type { PostingRecord } from '../model/record.ts';
 import {
   EDUCATION_LEVELS,
@@ -152,9 +152,27 @@ function mergeLocation(
     }
     return g;
   };
-  const givenCities = Array.isArray(loc.cities) ? strings(loc.cities) : [];
-  const givenRegions = Array.isArray(loc.regions) ? strings(loc.regions) : [];
-  for (const r of givenRegions) addRegion(r, geocodeOne(r).regions[0]);
+  // A country given as a city or region ("Latvia" in every address field) is the country, no place in it,
+  // unless it is also a city of its own (Singapore).
+  const notCountry = (name: string) => {
+    const cc = lookupCountry(name);
+    return !cc || findCities(name, cc).length > 0;
+  };
+  const givenCities = (Array.isArray(loc.cities) ? strings(loc.cities) : []).filter(notCountry);
+  const givenRegions = (Array.isArray(loc.regions) ? strings(loc.regions) : []).filter(
+    (r) => !lookupCountry(r),
+  );
+  for (const r of givenRegions) {
+    // A state code ("NY", "CA", "MO") given in a country that has them: its name.
+    const coded = /^[A-Z]{2,3}$/.test(r)
+      ? givenCodes
+          .filter((cc): cc is 'US' | 'CA' | 'AU' => cc === 'US' || cc === 'CA' || cc === 'AU')
+          .map((cc) => regionByCode(r, cc))
+          .find(Boolean)
+      : undefined;
+    if (coded) addRegion(coded.name, coded.name);
+    else addRegion(r, geocodeOne(r).regions[0]);
+  }
   for (const c of givenCities) {
     const g = geocodeOne(c);
     // Read with its state or country only when that agrees with the given countries ("Washington, D.C."
