@@ -57,7 +57,7 @@ describe('jsonld adapter', () => {
         url: 'https://alljobs.example/job/AJ-5501',
         canonical_url: 'https://alljobs.example/job/AJ-5501',
         description_html: '<p>Build dashboards for <em>solar installers</em>.</p>',
-        location: { remote: true },
+        location: { remote: true, countries: ['Spain', 'Portugal'] },
         remote_location: ['Spain', 'Portugal'],
         work_arrangement: 'Remote',
         employment_type: ['FULL_TIME', 'CONTRACTOR'],
