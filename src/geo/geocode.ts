@@ -212,7 +212,8 @@ function placeParts(text: string): string[] {
   if (parts.length > 1) {
     const head = countryOfPart(parts[0]);
     const last = parts[parts.length - 1];
-    if (head && !countryOfPart(last) && !stateCode(last)) parts = [...parts.slice(1).reverse(), countryName(head)!];
+    if (head && !countryOfPart(last) && !stateCode(last))
+      parts = [...parts.slice(1).reverse(), countryName(head)!];
   }
   // "Sydney NSW", "Austin TX": a trailing state code without a comma.
   if (parts.length === 1) {
@@ -236,7 +237,9 @@ function countryOfPart(p: string): string | undefined {
 }
 
 function stateCode(p: string): boolean {
-  return /^[A-Z]{2,3}$/.test(p) && !!(regionByCode(p, 'US') || regionByCode(p, 'CA') || regionByCode(p, 'AU'));
+  return (
+    /^[A-Z]{2,3}$/.test(p) && !!(regionByCode(p, 'US') || regionByCode(p, 'CA') || regionByCode(p, 'AU'))
+  );
 }
 
 /**
@@ -331,7 +334,12 @@ function readHead(text: string, place: Place): void {
         cityIn(`${head} ${place.region.admin}`, place.cc, place.region.admin))
       : cityIn(head, place.cc, undefined, place.cc ? 0 : 15000);
     if (c) withCity(place, c);
-    else if (place.region && place.cc && /^[\p{L}][\p{L} .'-]{1,40}$/u.test(head) && !findRegions(head, place.cc)[0]) {
+    else if (
+      place.region &&
+      place.cc &&
+      /^[\p{L}][\p{L} .'-]{1,40}$/u.test(head) &&
+      !findRegions(head, place.cc)[0]
+    ) {
       // A town the gazetteer lacks, in a known state ("Parsippany, NJ"): kept as posted.
       place.cityText = head;
     } else if (!place.cc) {

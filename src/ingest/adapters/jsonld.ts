@@ -126,7 +126,9 @@ function places(p: Obj): LocationInput {
         continue;
       }
       if (!isObj(addr)) continue;
-      const countryText = placeText(isObj(first(addr.addressCountry)) ? (first(addr.addressCountry) as Obj).name : addr.addressCountry);
+      const countryText = placeText(
+        isObj(first(addr.addressCountry)) ? (first(addr.addressCountry) as Obj).name : addr.addressCountry,
+      );
       const c = country(countryText);
       const city = placeText(addr.addressLocality);
       const region = placeText(addr.addressRegion);
@@ -206,7 +208,7 @@ function mapPosting(p: Obj, ctx: AdapterContext, pageUrl: string | undefined, on
     asArray(p.applicantLocationRequirements).map((r) => country(isObj(r) ? nameOf(r.name) : text(r))),
   );
   // A remote posting's applicant countries are countries it is in.
-  if (remote) loc.countries = uniq([...loc.countries, ...remoteLocation]);
+  if (remote) loc.countries = uniq([...(loc.countries ?? []), ...remoteLocation]);
   // Not decoded here: real HTML keeps its entities; only an escaped body is unescaped (once).
   const description = str(first(p.description));
   const html = description ? unescapeIfEscaped(description) : undefined;
