@@ -126,7 +126,10 @@ async function check(format: string, file: string, want: Record<string, Places>,
   for (const [id, places] of Object.entries(want)) {
     const got = jobs.get(id);
     if (!got) {
-      facts.push({ format, id, fact: 'loaded', expected: true, actual: false, ok: false });
+      // Not loaded: every place fact of the posting is wrong.
+      for (const f of ['countries', 'cities', 'regions', 'remote'] as const)
+        if (places[f] !== undefined)
+          facts.push({ format, id, fact: f, expected: places[f], actual: 'not loaded', ok: false });
       continue;
     }
     facts.push(...placeFacts(format, id, got.job, places));

@@ -1,7 +1,9 @@
 // Every genuine payload loads whole (one posting per job it lists, none rejected), and each posting shows
 // what the payload states: title, employer, page URL, expiry (live or not on the day of the corpus).
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REAL_PAYLOADS_ABSENT } from '../../helpers/real-payloads.ts';
+import { REAL_PAYLOADS, REAL_PAYLOADS_ABSENT } from '../../helpers/real-payloads.ts';
 import { type Fact, fact, isLive, loadJobs, tally, wrong } from './facts.ts';
 
 const all: Fact[] = [];
@@ -13,6 +15,9 @@ interface Want {
   url?: string;
   live?: boolean;
   expires?: string;
+  apply?: string;
+  /** ISO 639-1 of the description; null where it has no real text (placeholder Latin, none). */
+  language?: string | null;
 }
 
 /** Loads one file and checks its postings count, rejections and each posting's stated facts. */
@@ -24,16 +29,15 @@ async function check(format: string, file: string, count: number, want: Record<s
   ];
   for (const [id, w] of Object.entries(want)) {
     const got = jobs.get(id);
-    if (!got) {
-      facts.push(fact(format, id, 'loaded', true, false));
-      continue;
-    }
-    const { rec, job } = got;
-    if (w.title) facts.push(fact(format, id, 'title', w.title, job.title));
-    if (w.employer) facts.push(fact(format, id, 'employer', w.employer, rec.company.name));
-    if (w.url) facts.push(fact(format, id, 'url', w.url, rec.url));
-    if (w.expires) facts.push(fact(format, id, 'expires', w.expires, rec.expires_at?.slice(0, 10)));
-    if (w.live !== undefined) facts.push(fact(format, id, 'live', w.live, isLive(rec)));
+    const rec = got?.rec;
+    // A posting that did not load gets every fact wrong.
+    if (w.title) facts.push(fact(format, id, 'title', w.title, got?.job.title));
+    if (w.employer) facts.push(fact(format, id, 'employer', w.employer, rec?.company.name));
+    if (w.url) facts.push(fact(format, id, 'url', w.url, rec?.url));
+    if (w.apply) facts.push(fact(format, id, 'apply_url', w.apply, rec?.apply_url));
+    if (w.expires) facts.push(fact(format, id, 'expires', w.expires, rec?.expires_at?.slice(0, 10)));
+    if (w.live !== undefined) facts.push(fact(format, id, 'live', w.live, rec ? isLive(rec) : undefined));
+    if (w.language !== undefined) facts.push(fact(format, id, 'language', w.language, got?.job.job_language));
   }
   all.push(...facts);
   expect({ error: report.error, wrong: wrong(facts) }).toEqual({ error: undefined, wrong: [] });
@@ -80,6 +84,10 @@ describe.skipIf(REAL_PAYLOADS_ABSENT)(
             live: true,
           },
           'workday:JR2600904': { live: true },
+          // The Vienna postings are written in German.
+          'workday:JR2506542': { title: 'Underwriter Casualty (w/m/d)', language: 'de' },
+          'workday:JR2600903': { language: 'de' },
+          'workday:JR2601157': { language: 'en' },
         }));
       it('3M: all live', () =>
         check('workday', '../repacked/workday__Japesh285__SIte_scrapper__3m-list-with-details.json', 5, {
@@ -215,31 +223,123 @@ describe.skipIf(REAL_PAYLOADS_ABSENT)(
         },
       });
       await check('personio', 'threadi__wp-personio-integration-light__tests-positions.xml', 11, {
-        'personio:2140233': { title: 'Junior Sales Manager', employer: 'Parent Ltd.', live: true },
+        'personio:2140233': {
+          title: 'Junior Sales Manager',
+          employer: 'Parent Ltd.',
+          live: true,
+          language: 'en',
+        },
+        // Placeholder Latin: no language.
+        'personio:2140235': { title: 'Go to Market Manager', language: null },
       });
       await check('personio', 'threadi__wp-personio-integration-light__example-jobs.xml', 3, {});
     });
 
-    it('greenhouse, ashby, lever, recruitee, smartrecruiters: every job loads', async () => {
-      const counts: [string, string, number][] = [
-        ['greenhouse', 'matchaboar__srajob2__robinhood-board-list-nocontent.json', 102],
-        ['greenhouse', 'matchaboar__srajob2__nexhealth-board-list-nocontent.json', 26],
-        ['greenhouse', 'matchaboar__srajob2__xai-board-list-nocontent-first30.json', 30],
-        ['greenhouse', '../repacked/greenhouse__matchaboar__srajob2__details-as-board-list.json', 10],
-        ['greenhouse', 'omoji-personal__careerkit__amplitude-board-trimmed.json', 2],
-        ['greenhouse', 'grnhse__greenhouse_io__generalassembly-2013-vcr-body.json', 2],
-        ['ashby', 'matchaboar__srajob2__ramp-board-first20.json', 20],
-        ['ashby', 'omoji-personal__careerkit__highlightta-board-trimmed.json', 2],
-        ['ashby', 'stapply-ai__ats-scrapers__Levelpath.json', 25],
-        ['ashby', 'stapply-ai__ats-scrapers__givebutter.json', 8],
-        ['ashby', 'stapply-ai__ats-scrapers__reedsy.json', 18],
-        ['ashby', 'stapply-ai__ats-scrapers__sully-ai.json', 12],
-        ['lever', 'HeisenbergI8__job-automation-app__zoox-trimmed.json', 1],
-        ['lever', 'omoji-personal__careerkit__idealistconsulting-trimmed.json', 2],
-        ['recruitee', 'omoji-personal__careerkit__offers-sanitized-acme.json', 2],
-        ['smartrecruiters', 'omoji-personal__careerkit__knight-list-1posting.json', 1],
-      ];
-      for (const [format, file, n] of counts) await check(format, file, n, {});
+    // The list formats state title, page, application page and employer in plain fields: read here from the
+    // payload itself. None of these payloads states an expiry (close_at and application_deadline are null).
+    describe('list formats, read field by field', () => {
+      type Row = Record<string, unknown>;
+      const read = (rel: string) => JSON.parse(fs.readFileSync(path.join(REAL_PAYLOADS, rel), 'utf8'));
+      const cases: [string, string, number, (body: Row) => Record<string, Want>][] = [];
+      const gh = (rows: Row[], content: boolean) =>
+        Object.fromEntries(
+          rows.map((j) => [
+            `greenhouse:${j.id}`,
+            {
+              title: String(j.title).replace(/\s+/g, ' ').trim(),
+              url: String(j.absolute_url),
+              ...(typeof j.company_name === 'string' ? { employer: j.company_name.trim() } : {}),
+              live: true,
+              ...(content ? { language: 'en' } : {}),
+            },
+          ]),
+        );
+      for (const [file, n, content] of [
+        ['matchaboar__srajob2__robinhood-board-list-nocontent.json', 102, false],
+        ['matchaboar__srajob2__nexhealth-board-list-nocontent.json', 26, false],
+        ['matchaboar__srajob2__xai-board-list-nocontent-first30.json', 30, false],
+        ['../repacked/greenhouse__matchaboar__srajob2__details-as-board-list.json', 10, true],
+        ['omoji-personal__careerkit__amplitude-board-trimmed.json', 2, true],
+        ['grnhse__greenhouse_io__generalassembly-2013-vcr-body.json', 2, true],
+        ['matchaboar__srajob2__datadog-job-7449072.json', 1, true],
+      ] as const)
+        cases.push(['greenhouse', file, n, (b) => gh((b.jobs as Row[]) ?? [b], content)]);
+      for (const [file, n] of [
+        ['matchaboar__srajob2__ramp-board-first20.json', 20],
+        ['omoji-personal__careerkit__highlightta-board-trimmed.json', 2],
+        ['stapply-ai__ats-scrapers__Levelpath.json', 25],
+        ['stapply-ai__ats-scrapers__givebutter.json', 8],
+        ['stapply-ai__ats-scrapers__reedsy.json', 18],
+        ['stapply-ai__ats-scrapers__sully-ai.json', 12],
+      ] as const)
+        cases.push([
+          'ashby',
+          file,
+          n,
+          (b) =>
+            Object.fromEntries(
+              (b.jobs as Row[]).map((j) => [
+                `ashby:${j.id}`,
+                {
+                  title: String(j.title).replace(/\s+/g, ' ').trim(),
+                  url: String(j.jobUrl),
+                  apply: String(j.applyUrl),
+                  live: true,
+                  language: 'en',
+                },
+              ]),
+            ),
+        ]);
+      for (const [file, n] of [
+        ['HeisenbergI8__job-automation-app__zoox-trimmed.json', 1],
+        ['omoji-personal__careerkit__idealistconsulting-trimmed.json', 2],
+      ] as const)
+        cases.push([
+          'lever',
+          file,
+          n,
+          (b) =>
+            Object.fromEntries(
+              (Array.isArray(b) ? b : [b]).map((j: Row) => [
+                `lever:${j.id}`,
+                {
+                  title: String(j.text).replace(/\s+/g, ' ').trim(),
+                  url: String(j.hostedUrl),
+                  apply: String(j.applyUrl),
+                  live: true,
+                  language: 'en',
+                },
+              ]),
+            ),
+        ]);
+      cases.push([
+        'recruitee',
+        'omoji-personal__careerkit__offers-sanitized-acme.json',
+        2,
+        (b) =>
+          Object.fromEntries(
+            (b.offers as Row[]).map((j) => [
+              `recruitee:${j.id}`,
+              {
+                title: String(j.title).replace(/\s+/g, ' ').trim(),
+                employer: String(j.company_name),
+                url: String(j.careers_url),
+                apply: String(j.careers_apply_url),
+                live: true,
+                language: 'en',
+              },
+            ]),
+          ),
+      ]);
+      for (const [format, file, n, want] of cases)
+        it(`${format}: ${file}`, () => check(format, file, n, want(read(`${format}/${file}`))));
+      it('smartrecruiters: the one list row', () =>
+        check('smartrecruiters', 'omoji-personal__careerkit__knight-list-1posting.json', 1, {
+          'smartrecruiters:743999671674844': {
+            title: 'CNA / LPN - Consistent Hours. Start Next Week.',
+            live: true,
+          },
+        }));
     });
   },
 );
