@@ -40,7 +40,8 @@ async function check(format: string, file: string, count: number, want: Record<s
     if (w.language !== undefined) facts.push(fact(format, id, 'language', w.language, got?.job.job_language));
   }
   all.push(...facts);
-  expect({ error: report.error, wrong: wrong(facts) }).toEqual({ error: undefined, wrong: [] });
+  // Soft: the other files of one test are still checked (and counted).
+  expect.soft({ error: report.error, wrong: wrong(facts) }).toEqual({ error: undefined, wrong: [] });
 }
 
 describe.skipIf(REAL_PAYLOADS_ABSENT)(
