@@ -60,7 +60,7 @@ describe('adapter helpers', () => {
     ];
     const res = mapItems(
       rows,
-      (r) => String(r.id),
+      (r) => String((r as { id: string }).id),
       (r, id) => ({
         id: `x:${id}`,
         source: 'x',
