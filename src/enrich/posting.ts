@@ -169,13 +169,16 @@ function mergeLocation(
   };
   // A country given as a city or region ("Latvia" in every address field) is the country, no place in it,
   // unless it is also a city of its own (Singapore).
+  // Country names only, not aliases: "Norfolk" is an English county before it is Norfolk Island.
   const notCountry = (name: string) => {
-    const cc = lookupCountry(name);
-    return !cc || findCities(name, cc).length > 0;
+    const cc = toCountryCode(name);
+    return !cc || findCities(name, cc).length > 0 || findCities(name).some((c) => c.pop >= 15000);
   };
   const givenCities = (Array.isArray(loc.cities) ? strings(loc.cities) : []).filter(notCountry);
+  // A region named like one of the posting's countries ("UAE" in Dubai) is that country; "Georgia" in
+  // the United States is the state.
   const givenRegions = (Array.isArray(loc.regions) ? strings(loc.regions) : []).filter(
-    (r) => !lookupCountry(r),
+    (r) => !givenCodes.includes(toCountryCode(r) ?? ''),
   );
   for (const given of givenRegions) {
     // A state code ("NY", "CA", "MO") given in a country that has them: its name.

@@ -322,9 +322,10 @@ function readHead(text: string, place: Place): void {
     // "Bangalore Kar": a city followed by an abbreviated region.
     const short = /^(.+?)\s+\p{L}{2,3}\.?$/u.exec(head)?.[1];
     if (short && place.cc && !cityIn(head, place.cc) && cityIn(short, place.cc)) head = short;
-    // "California, US": the state, not a town of that name; "New York, US" is still the city.
-    const region = place.cc && !place.region ? findRegions(head, place.cc)[0] : undefined;
-    if (region && !cityIn(head, place.cc, undefined, 100000)) {
+    // "California, US": the state, not a small town of that name ("Zug, Switzerland" stays the town).
+    const states = place.cc === 'US' || place.cc === 'CA' || place.cc === 'AU';
+    const region = states && !place.region ? findRegions(head, place.cc)[0] : undefined;
+    if (region && !findCities(head, place.cc).some((c) => c.pop >= 15000)) {
       place.region = region;
       return;
     }
