@@ -1,5 +1,5 @@
 // ingest --format ADAPTER [--source SLUG [--source-type T --source-domain D]] [--board TOKEN] [--company NAME]
-// [--expire-missing] FILE|DIR…: saved source payloads through the adapters and the same pipeline as
+// [--url URL] [--expire-missing] FILE|DIR…: saved source payloads through the adapters and the same pipeline as
 // everything else.
 import { adapters, convertPayloadFiles } from '../ingest/adapters/index.ts';
 import type { SourceRecord } from '../model/record.ts';
@@ -51,6 +51,17 @@ export async function run(
       EXIT.usage,
     );
   const newSource = describedSource(opts);
+  if (opts.url !== undefined) {
+    if (format !== 'jsonld') throw new CliError('--url applies to --format jsonld pages only', EXIT.usage);
+    if (!/^https?:\/\/[^\s/]+/i.test(opts.url) || !URL.canParse(opts.url))
+      throw new CliError(
+        '--url must be an absolute http(s) URL, e.g. https://jobs.example.org/job/42',
+        EXIT.usage,
+      );
+    // One address names one page.
+    if (paths.length !== 1)
+      throw new CliError('--url names the address of one saved page: give one file', EXIT.usage);
+  }
   checkReadable(paths, true);
   return withDb(async (db, config) => {
     if (opts.source && !newSource) {
@@ -67,6 +78,7 @@ export async function run(
       source: opts.source,
       token: opts.board,
       company: opts.company ? { name: opts.company } : undefined,
+      url: opts.url,
     }).catch((err: NodeJS.ErrnoException) => {
       // An I/O failure names its file; anything else is an option the adapters refuse (a bad --board).
       throw err.code ? err : new CliError(err.message, EXIT.usage);

@@ -29,6 +29,7 @@ export async function run(args: string[]): Promise<number> {
     'source-name',
     'board',
     'company',
+    'url',
     'expire-missing',
   ])
     if (opts[k] !== undefined)

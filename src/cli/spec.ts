@@ -106,6 +106,11 @@ export const COMMANDS: CommandSpec[] = [
           about: 'employer of a single-employer board whose payload does not name it',
         },
         {
+          flag: '--url URL',
+          about:
+            'address a saved page was fetched from (jsonld: a page that names no URL of its own; one file only)',
+        },
+        {
           flag: '--expire-missing',
           about: 'each file is a whole board: expire its postings that the file no longer lists',
         },

@@ -2,7 +2,15 @@
 // A value present in the record always wins over a derived one; derivation only fills gaps.
 import { continentOfCountry, countryName, lookupCountry, toCountryCode } from '../geo/countries.ts';
 import { geocode, type GeoResult } from '../geo/geocode.ts';
-import { countriesOfZone, foldKey, timezonesOf } from '../geo/gazetteer.ts';
+import { distance } from 'fastest-levenshtein';
+import {
+  countriesOfZone,
+  findCities,
+  findRegions,
+  foldKey,
+  regionByCode,
+  timezonesOf,
+} from '../geo/gazetteer.ts';
 import type { PostingRecord } from '../model/record.ts';
 import {
   EDUCATION_LEVELS,
@@ -90,6 +98,13 @@ function codesOf(values: readonly string[]): string[] {
   return out;
 }
 
+/** The geocoded city a given name misspells (at most two edits in a name of five letters or more). */
+function nearCity(name: string, cities: readonly string[]): string | undefined {
+  const k = foldKey(name);
+  if (k.length < 5) return undefined;
+  return cities.find((c) => distance(k, foldKey(c)) <= 2);
+}
+
 /** A given city or region written with more than its name ("Austin, TX", "DE - Munich", "Berlin (Mitte)"). */
 const COMPOUND = /,|\s[-–—]\s|\(/;
 
@@ -152,10 +167,40 @@ function mergeLocation(
     }
     return g;
   };
-  const givenCities = Array.isArray(loc.cities) ? strings(loc.cities) : [];
-  const givenRegions = Array.isArray(loc.regions) ? strings(loc.regions) : [];
-  for (const r of givenRegions) addRegion(r, geocodeOne(r).regions[0]);
-  for (const c of givenCities) {
+  // A country given as a city or region ("Latvia" in every address field) is the country, no place in it,
+  // unless it is also a city of its own (Singapore).
+  // Country names only, not aliases: "Norfolk" is an English county before it is Norfolk Island.
+  const notCountry = (name: string) => {
+    const cc = toCountryCode(name);
+    return !cc || findCities(name, cc).length > 0 || findCities(name).some((c) => c.pop >= 15000);
+  };
+  const givenCities = (Array.isArray(loc.cities) ? strings(loc.cities) : []).filter(notCountry);
+  // A region named like one of the posting's countries ("UAE" in Dubai) is that country; "Georgia" in
+  // the United States is the state.
+  const givenRegions = (Array.isArray(loc.regions) ? strings(loc.regions) : []).filter(
+    (r) => !givenCodes.includes(toCountryCode(r) ?? ''),
+  );
+  for (const given of givenRegions) {
+    // A state code ("NY", "CA", "MO") given in a country that has them: its name.
+    const code = /^[A-Z]{2,3}$/.test(given);
+    const coded = code
+      ? givenCodes
+          .filter((cc): cc is 'US' | 'CA' | 'AU' => cc === 'US' || cc === 'CA' || cc === 'AU')
+          .map((cc) => regionByCode(given, cc))
+          .find(Boolean)
+      : undefined;
+    // A city given as the region ("Washington D.C."): the region it lies in.
+    const asCity = geocodeOne(given);
+    const r =
+      !code && asCity.cities.length && asCity.regions[0] && !findRegions(given).length
+        ? asCity.regions[0]
+        : given;
+    if (coded) addRegion(coded.name, coded.name);
+    else addRegion(r, r === given ? asCity.regions[0] : r);
+  }
+  for (const given of givenCities) {
+    // A misspelt city ("San Fransisco") that the posting's own strings name correctly is that city.
+    const c = (!COMPOUND.test(given) && !findCities(given).length && nearCity(given, geo.cities)) || given;
     const g = geocodeOne(c);
     // Read with its state or country only when that agrees with the given countries ("Washington, D.C."
     // is not the English town).

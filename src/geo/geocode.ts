@@ -150,6 +150,8 @@ interface Place {
   /** "CA" alone or as the last part: Canada or California, settled later with context. */
   ambiguousCode?: string;
   cityBeforeAmbiguous?: string;
+  /** Other readings of a one-part name in other countries, taken when the posting is known to be there. */
+  alternatives?: Place[];
 }
 
 function addUnique<T>(list: T[], v: T | undefined): void {
@@ -170,7 +172,13 @@ function cityIn(name: string, cc?: string, admin?: string, minPop = 0): City | u
 /** Resolve one place string (remote words already removed) into a Place. */
 /** The parts of a location string, country last: postcodes and decorations dropped, dashes and codes read. */
 function placeParts(text: string): string[] {
-  let s = text.replace(POSTCODE_RE, ' ');
+  let s = codePath(text) ?? text;
+  // "1271 Avenue of the Americas, New York, NY": a street address before the place is no place.
+  const comma = s.split(',');
+  if (comma.length > 1 && STREET_RE.test(comma[0].trim())) s = comma.slice(1).join(',');
+  // "US - Bay Area", "San Francisco Bay Area": the region around the bay, not a town named Bay.
+  s = s.replace(BAY_AREA_RE, 'California');
+  s = s.replace(POSTCODE_RE, ' ');
   // "Berlin (Germany)" → "Berlin, Germany".
   s = s.replace(/[()[\]]/g, ',');
   let parts = s
@@ -200,6 +208,13 @@ function placeParts(text: string): string[] {
     )
       parts.reverse();
   }
+  // "US, Minnesota, Maplewood", "PH, Taguig": the country first (a code or a name) and no country last.
+  if (parts.length > 1) {
+    const head = countryOfPart(parts[0]);
+    const last = parts[parts.length - 1];
+    if (head && !countryOfPart(last) && !stateCode(last))
+      parts = [...parts.slice(1).reverse(), countryName(head)!];
+  }
   // "Sydney NSW", "Austin TX": a trailing state code without a comma.
   if (parts.length === 1) {
     const m = /^(.+?)\s+([A-Z]{2,3})$/.exec(parts[0]);
@@ -207,6 +222,47 @@ function placeParts(text: string): string[] {
       parts = [m[1], m[2]];
   }
   return parts;
+}
+
+/** A house number and street before the place ("200 South College Street", "1650 Market Street"). */
+const STREET_RE =
+  /^\d+[a-z]?\s+\p{L}.*|^.*\b(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|way|place|plaza|parkway|pkwy)\.?$/iu;
+const BAY_AREA_RE = /\b(?:(?:san francisco|sf)\s+)?bay\s+area\b/i;
+
+/** ISO-2/3 code (upper case) or English name of a country; undefined otherwise. */
+function countryOfPart(p: string): string | undefined {
+  if (/^[A-Z]{2}$/.test(p)) return isCountryCode(p) ? p : lookupCountry(p);
+  if (/^[A-Z]{3}$/.test(p)) return lookupCountry(p);
+  return lookupCountry(p);
+}
+
+function stateCode(p: string): boolean {
+  return (
+    /^[A-Z]{2,3}$/.test(p) && !!(regionByCode(p, 'US') || regionByCode(p, 'CA') || regionByCode(p, 'AU'))
+  );
+}
+
+/**
+ * Workday's code paths, read as "City, ST, Country": "NJ-Parsippany", "USA-WA-Bellevue - 108th Ave",
+ * "USA-CA - Promontory A", "Bermuda-Pembroke". Leading codes (and a leading country name) joined by
+ * unspaced hyphens, then the city; a site name after " - " is a building, not a place. A hyphenated
+ * name whose first word is no code ("Winston-Salem") is no code path.
+ */
+function codePath(text: string): string | undefined {
+  const path = text.trim().split(/\s[-–—]\s/)[0];
+  if (!/^\S+-\S/.test(path) || path.includes(',')) return undefined;
+  const tokens = path.split('-');
+  const codes: string[] = [];
+  let i = 0;
+  for (; i < tokens.length; i++) {
+    const t = tokens[i].trim();
+    const isCode = /^[A-Z]{2,3}$/.test(t) && (countryOfPart(t) !== undefined || stateCode(t));
+    if (!isCode && !(i === 0 && lookupCountry(t))) break;
+    codes.push(t);
+  }
+  if (!codes.length) return undefined;
+  const city = tokens.slice(i).join('-').trim();
+  return [city, ...codes.reverse()].filter(Boolean).join(', ');
 }
 
 /** A location of one part: a group, a city alias, a country, a region, or a sizeable city. */
@@ -232,29 +288,62 @@ function singlePlace(p: string, place: Place): Place | undefined {
     return place;
   }
   const regions = findRegions(p);
-  if (regions.length) {
-    place.region = regions[0];
-    place.cc = regions[0].cc;
+  const readings: Place[] = regions.map((r) => {
+    const rp: Place = { zones, region: r, cc: r.cc };
     // City-states and capitals named like their region: "Berlin", "Hamburg", "Madrid".
-    const c = cityIn(p, place.cc, undefined, 100000);
-    if (c) withCity(place, c);
-    return place;
-  }
-  const c = cityIn(p, undefined, undefined, 15000);
-  return c ? withCity(place, c) : undefined;
+    const c = cityIn(p, r.cc, undefined, 100000);
+    return c ? withCity(rp, c) : rp;
+  });
+  // A sizeable city of the name in a country where it names no region: "Manchester" is the English city
+  // before the Jamaican parish; a region wins over a smaller town.
+  const cities = findCities(p).filter((c) => !regions.some((r) => r.cc === c.cc));
+  for (const c of cities.slice(0, 6)) readings.push(withCity({ zones }, c));
+  // Readings with a city of 100,000 or more first, most populous first; then regions; then towns.
+  const rank = (x: Place) => (x.city && x.city.pop >= 100000 ? x.city.pop : x.region ? 0 : -1);
+  readings.sort((a, b) => rank(b) - rank(a));
+  const [first, ...others] = readings;
+  if (!first || (!first.region && (first.city?.pop ?? 0) < 15000)) return undefined;
+  return others.length ? { ...first, alternatives: others } : first;
 }
 
 /** The first part, once the country and regions are read: the city, else what can still be told. */
-function readHead(head: string, place: Place): void {
+function readHead(text: string, place: Place): void {
+  let head = text;
   const headKey = foldKey(head);
   if (!STOP_PLACES.has(headKey)) {
+    // "CA, USA" (what is left of "USA-CA - Promontory A"): a state code, no city.
+    if ((place.cc === 'US' || place.cc === 'CA' || place.cc === 'AU') && /^[A-Z]{2,3}$/.test(head)) {
+      const r = regionByCode(head, place.cc);
+      if (r) {
+        place.region ??= r;
+        return;
+      }
+    }
+    // "Bangalore Kar": a city followed by an abbreviated region.
+    const short = /^(.+?)\s+\p{L}{2,3}\.?$/u.exec(head)?.[1];
+    if (short && place.cc && !cityIn(head, place.cc) && cityIn(short, place.cc)) head = short;
+    // "California, US": the state, not a small town of that name ("Zug, Switzerland" stays the town).
+    const states = place.cc === 'US' || place.cc === 'CA' || place.cc === 'AU';
+    const region = states && !place.region ? findRegions(head, place.cc)[0] : undefined;
+    if (region && !findCities(head, place.cc).some((c) => c.pop >= 15000)) {
+      place.region = region;
+      return;
+    }
     // Within a known region only: "Washington, DC" is not Washington, Utah.
     const c = place.region?.admin
       ? (cityIn(head, place.cc, place.region.admin) ??
         cityIn(`${head} ${place.region.admin}`, place.cc, place.region.admin))
       : cityIn(head, place.cc, undefined, place.cc ? 0 : 15000);
     if (c) withCity(place, c);
-    else if (!place.cc) {
+    else if (
+      place.region &&
+      place.cc &&
+      /^[\p{L}][\p{L} .'-]{1,40}$/u.test(head) &&
+      !findRegions(head, place.cc)[0]
+    ) {
+      // A town the gazetteer lacks, in a known state ("Parsippany, NJ"): kept as posted.
+      place.cityText = head;
+    } else if (!place.cc) {
       // "Bayern, Germany"-like strings were handled above; here "Ontario, Foo": try a region alone.
       const r = findRegions(head)[0];
       if (r) {
@@ -447,7 +536,7 @@ export function geocode(raws: readonly string[], ctx: GeoContext = {}): GeoResul
   // Countries known without ambiguity settle "CA" (Canada or California) and "GA", "IN", "DE" alike.
   const known = new Set<string>(ctx.countries ?? []);
   for (const s of segs) {
-    if (s.place?.cc) known.add(s.place.cc);
+    if (s.place?.cc && !s.place.alternatives) known.add(s.place.cc);
   }
   for (const s of segs) {
     out.remote ||= s.remote;
@@ -456,6 +545,9 @@ export function geocode(raws: readonly string[], ctx: GeoContext = {}): GeoResul
     let p = s.place;
     if (!p) continue;
     if (p.ambiguousCode) p = resolveAmbiguous(p, known, ctx);
+    // The payload's own countries before a bare name's first reading elsewhere.
+    if (p.alternatives && !(p.cc && known.has(p.cc)))
+      p = p.alternatives.find((a) => a.cc && known.has(a.cc)) ?? p;
     for (const z of p.zones) addUnique(out.timezones, z);
     if (p.groupContinents) for (const c of p.groupContinents) addUnique(out.continents, c);
     if (p.groupCountries) {

@@ -197,6 +197,49 @@ describe('geocode: location strings as posted', () => {
     expect(countryNames(geocode(['CA'], { currency: 'CAD' }).countries)).toEqual(['Canada']);
   });
 
+  it('Workday code paths: "ST-City", "CC-ST-City - site", "CC-ST - site", "Country-City"; hyphenated names stay whole', () => {
+    const read = (raw: string, countries: string[] = []) => {
+      const g = geocode([raw], { countries });
+      return [countryNames(g.countries), g.regions, g.cities];
+    };
+    expect(read('NJ-Jersey City', ['US'])).toEqual([['United States'], ['New Jersey'], ['Jersey City']]);
+    expect(read('GA-Atlanta', ['US'])).toEqual([['United States'], ['Georgia'], ['Atlanta']]);
+    expect(read('USA-WA-Bellevue - 108th Ave')).toEqual([['United States'], ['Washington'], ['Bellevue']]);
+    expect(read('USA-CA - Promontory A')).toEqual([['United States'], ['California'], []]);
+    expect(read('Winston-Salem, NC')).toEqual([['United States'], ['North Carolina'], ['Winston-Salem']]);
+    // A town the gazetteer lacks, in a known state, is kept as posted.
+    expect(read('NJ-Qwertyville', ['US'])).toEqual([['United States'], ['New Jersey'], ['Qwertyville']]);
+  });
+
+  it('"Country, Region, City" and "CC, City" read country first; a street address is no city', () => {
+    const g = geocode(['US, Minnesota, Maplewood']);
+    expect([countryNames(g.countries), g.regions, g.cities]).toEqual([
+      ['United States'],
+      ['Minnesota'],
+      ['Maplewood'],
+    ]);
+    expect(countryNames(geocode(['IN, Bangalore Kar']).countries)).toEqual(['India']);
+    expect(geocode(['IN, Bangalore Kar']).regions).toEqual(['Karnataka']);
+    const street = geocode(['1271 Avenue of the Americas, New York, NY, USA']);
+    expect([street.regions, street.cities]).toEqual([['New York'], ['New York City']]);
+    expect(geocode(['200 South College Street, Charlotte, NC, USA']).cities).toEqual(['Charlotte']);
+    expect(geocode(['US - Bay Area']).regions).toEqual(['California']);
+    expect(geocode(['US - Bay Area']).cities).toEqual([]);
+  });
+
+  it("a bare name: the payload's own countries first, else the sizeable city before a region elsewhere", () => {
+    // Manchester: an English city, a Jamaican parish, a town in New Hampshire.
+    expect(countryNames(geocode(['Manchester']).countries)).toEqual(['United Kingdom']);
+    expect(geocode(['Manchester']).cities).toEqual(['Manchester']);
+    expect(countryNames(geocode(['Manchester'], { countries: ['GB'] }).countries)).toEqual([
+      'United Kingdom',
+    ]);
+    expect(countryNames(geocode(['Manchester'], { countries: ['JM'] }).countries)).toEqual(['Jamaica']);
+    expect(countryNames(geocode(['Manchester'], { countries: ['US'] }).countries)).toEqual(['United States']);
+    // "MA" after "Remote": Morocco alone, Massachusetts for a posting known to be in the US.
+    expect(geocode(['Remote - MA'], { countries: ['US'] }).regions).toEqual(['Massachusetts']);
+  });
+
   it('the settled reading of "CA" does not leak into later calls (parsed strings are cached)', () => {
     geocode(['CA', 'Austin, TX']);
     expect(countryNames(geocode(['CA']).countries)).toEqual(['Canada']);

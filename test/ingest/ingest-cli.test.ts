@@ -144,6 +144,36 @@ describe('ingest command', () => {
     ]);
     expect(JSON.parse(r.out).inserted).toBe(3);
   });
+
+  it('--url gives a saved page that names no URL of its own its address; it is checked', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'page-url-'));
+    const page = path.join(dir, 'page.html');
+    const posting = {
+      '@context': 'https://schema.org',
+      '@type': 'JobPosting',
+      title: 'Welder',
+      identifier: 'W-1',
+    };
+    fs.writeFileSync(
+      page,
+      `<html><script type="application/ld+json">${JSON.stringify(posting)}</script></html>`,
+    );
+    const base = ['--format', 'jsonld', '--source', 'careerboard'];
+    const without = await capture(ingest, [...base, page]);
+    expect(JSON.parse(without.out).rejections[0].reason).toBe('missing url');
+    const r = await capture(ingest, [...base, '--url', 'https://careerboard.example/jobs/w-1', page]);
+    expect(JSON.parse(r.out).inserted).toBe(1);
+    for (const bad of [
+      [...base, '--url', 'careerboard.example/jobs/w-1', page],
+      [...base, '--url', 'https://careerboard.example/jobs/w-1', page, page],
+      ['--format', 'greenhouse', '--url', 'https://careerboard.example/jobs/w-1', page],
+      ['--url', 'https://careerboard.example/jobs/w-1', page],
+    ]) {
+      const e = await capture(ingest, bad);
+      expect([e.code, e.err]).toEqual([2, expect.stringContaining('--url')]);
+    }
+    fs.rmSync(dir, { recursive: true });
+  });
 });
 
 describe('keys command', () => {

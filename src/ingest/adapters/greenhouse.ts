@@ -1,6 +1,7 @@
 // Greenhouse job board API: `{jobs:[…], meta}` from /v1/boards/{board}/jobs?content=true, or one job
 // from the single-job call (which alone carries pay ranges, in cents).
 import type { SalaryInput } from '../../model/record.ts';
+import { countryNames, geocode } from '../../geo/geocode.ts';
 import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
 import {
   amount,
@@ -72,6 +73,10 @@ function parse(payload: string, ctx: AdapterContext): AdapterResult {
       const loc = isObj(job.location) ? str(job.location.name) : undefined;
       const offices = asArray(job.offices).filter(isObj);
       const raw = loc ? [loc] : offices.map((o) => str(o.location) ?? str(o.name));
+      // The offices' countries: the context that reads "Remote - MA" (office "Remote - US") as Massachusetts.
+      const officeCountries = loc
+        ? countryNames(geocode(offices.map((o) => str(o.location) ?? str(o.name) ?? '')).countries)
+        : [];
       const placeText = [loc, ...offices.map((o) => str(o.name))].filter(Boolean).join(' ');
       const metaWorkplace = metadataValue(job, /remote|workplace|work ?type|location ?type|arrangement/i)
         .map((v) => String(v))
@@ -96,6 +101,7 @@ function parse(payload: string, ctx: AdapterContext): AdapterResult {
         description_html: content ? decodeOnce(content) : undefined,
         location: location({
           raw: raw.filter((x): x is string => !!x),
+          countries: officeCountries,
           remote: work === 'Remote' ? true : undefined,
         }),
         work_arrangement: work,

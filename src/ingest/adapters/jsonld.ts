@@ -35,6 +35,7 @@ import {
 interface Page {
   blocks: string[];
   canonical?: string;
+  ogUrl?: string;
 }
 
 function extract(payload: string): Page {
@@ -48,6 +49,9 @@ function extract(payload: string): Page {
         if (name === 'script' && /ld\+json/i.test(attrs.type ?? '')) current = '';
         if (name === 'link' && /\bcanonical\b/i.test(attrs.rel ?? '') && attrs.href)
           page.canonical ??= attrs.href;
+        // Ashby's pages name their address only in og:url.
+        if (name === 'meta' && /^og:url$/i.test(attrs.property ?? attrs.name ?? '') && attrs.content)
+          page.ogUrl ??= attrs.content;
       },
       ontext(text) {
         if (current !== null) current += text;
@@ -90,6 +94,16 @@ const text = (v: unknown): string | undefined => {
   return s ? decodeOnce(s) : undefined;
 };
 
+// Values some generators write where they have none ("UNAVAILABLE" in every address field).
+const PLACEHOLDER = /^(?:unavailable|n\/?a|none|null|undefined|unknown|tbd|-+)$/i;
+const placeText = (v: unknown): string | undefined => {
+  const s = text(v);
+  return s && !PLACEHOLDER.test(s) ? s : undefined;
+};
+
+/** A URL as written in a JSON-LD string: entities such as "&amp;" decoded once. */
+const urlOf = (v: unknown): string | undefined => httpUrl(text(v));
+
 const nameOf = (v: unknown): string | undefined => {
   const x = first(v);
   return isObj(x) ? text(x.name) : text(x);
@@ -112,10 +126,12 @@ function places(p: Obj): LocationInput {
         continue;
       }
       if (!isObj(addr)) continue;
-      const countryText = nameOf(addr.addressCountry);
+      const countryText = placeText(
+        isObj(first(addr.addressCountry)) ? (first(addr.addressCountry) as Obj).name : addr.addressCountry,
+      );
       const c = country(countryText);
-      const city = text(addr.addressLocality);
-      const region = text(addr.addressRegion);
+      const city = placeText(addr.addressLocality);
+      const region = placeText(addr.addressRegion);
       const r = joinPlace(city, region, countryText);
       if (r) raw.push(r);
       if (c) countries.push(c);
@@ -175,7 +191,7 @@ function credential(p: Obj): unknown[] {
 
 function mapPosting(p: Obj, ctx: AdapterContext, pageUrl: string | undefined, only: boolean): PostingRecord {
   const title = requireTitle(text(p.title));
-  const ownUrl = httpUrl(first(p.url));
+  const ownUrl = urlOf(p.url);
   const url = ownUrl ?? (only ? pageUrl : undefined);
   const native =
     identifier(p) ?? (url ? createHash('sha256').update(url).digest('hex').slice(0, 16) : undefined);
@@ -191,6 +207,8 @@ function mapPosting(p: Obj, ctx: AdapterContext, pageUrl: string | undefined, on
   const remoteLocation = uniq(
     asArray(p.applicantLocationRequirements).map((r) => country(isObj(r) ? nameOf(r.name) : text(r))),
   );
+  // A remote posting's applicant countries are countries it is in.
+  if (remote) loc.countries = uniq([...(loc.countries ?? []), ...remoteLocation]);
   // Not decoded here: real HTML keeps its entities; only an escaped body is unescaped (once).
   const description = str(first(p.description));
   const html = description ? unescapeIfEscaped(description) : undefined;
@@ -238,7 +256,8 @@ function parse(payload: string, ctx: AdapterContext): AdapterResult {
         : `no JobPosting in ${valid} ld+json block(s)`,
     );
   }
-  const pageUrl = httpUrl(page.canonical) ?? ctx.url;
+  // The page's own address: its canonical link, its og:url, else the address it was fetched from.
+  const pageUrl = httpUrl(page.canonical) ?? httpUrl(page.ogUrl) ?? httpUrl(ctx.url);
   const seen = new Set<string>();
   for (const node of nodes) {
     try {

@@ -234,16 +234,22 @@ export function mapItems(
   map: (item: Obj, nativeId: string) => PostingRecord | null,
 ): AdapterResult {
   const res: AdapterResult = { postings: [], rejected: [], dropped: 0 };
-  const seen = new Set<string>();
+  // Native id → index of its posting (-1 when dropped).
+  const seen = new Map<string, number>();
   for (const item of items) {
     let id: string | undefined;
     try {
       id = isObj(item) ? idOf(item) : undefined;
       if (!isObj(item)) throw new Reject('posting is not an object');
       if (!id) throw new Reject('missing id');
-      if (seen.has(id)) throw new Reject('duplicate id in payload');
       const p = map(item, id);
-      seen.add(id);
+      const at = seen.get(id);
+      if (at !== undefined) {
+        // The same posting listed again (Workable repeats a job once per country): its places join the first.
+        if (at >= 0 && p !== null) res.postings[at] = mergeRows(res.postings[at], compact(p));
+        continue;
+      }
+      seen.set(id, p === null ? -1 : res.postings.length);
       if (p === null) res.dropped = (res.dropped ?? 0) + 1;
       else res.postings.push(compact(p));
     } catch (err) {
@@ -252,6 +258,26 @@ export function mapItems(
     }
   }
   return res;
+}
+
+/** Two rows of one posting: the first row's fields, with the places and remote countries of both. */
+export function mergeRows(a: PostingRecord, b: PostingRecord): PostingRecord {
+  const la = a.location ?? {};
+  const lb = b.location ?? {};
+  const both = <T>(x: T[] | null | undefined, y: T[] | null | undefined) =>
+    x || y ? uniq([...(x ?? []), ...(y ?? [])]) : undefined;
+  return compact({
+    ...a,
+    location: location({
+      ...la,
+      raw: both(la.raw, lb.raw),
+      countries: both(la.countries, lb.countries),
+      cities: both(la.cities, lb.cities),
+      regions: both(la.regions, lb.regions),
+      remote: la.remote ?? lb.remote,
+    }),
+    remote_location: both(a.remote_location, b.remote_location),
+  });
 }
 
 export function requireTitle(v: unknown): string {

@@ -118,7 +118,7 @@ function parse(payload: string, ctx: AdapterContext): AdapterResult {
         !info.location && listText && !/^\d+\s+locations?$/i.test(listText) ? listText : undefined,
       ].filter((x): x is string => !!x);
       // The detail names the country of its primary location only; the additional locations' countries
-      // come from their strings at enrichment.
+      // come from their strings at enrichment (the primary country is the context they are read in).
       const c = countryOf(info);
       const work = workplace(info.remoteType);
       return {
@@ -145,6 +145,8 @@ function parse(payload: string, ctx: AdapterContext): AdapterResult {
         requisition_id: str(info.jobReqId) ?? str(asArray(s.bulletFields)[0]),
         // The detail's start date is stable; the list's "Posted N Days Ago" is relative to ctx.now.
         posted_at: toIsoUtc(info.startDate) ?? relativePosted(info.postedOn ?? s.postedOn, ctx.now),
+        // The posting's end date (Broadcom, AIG): past it the posting is expired.
+        expires_at: toIsoUtc(info.endDate),
         board: ctx.board,
       };
     },

@@ -17,7 +17,7 @@ describe('greenhouse adapter', () => {
       canonical_url: 'https://www.brightfield-robotics.example/careers/open-roles?gh_jid=4012345006',
       description_html:
         '<p>Build the fleet telemetry platform for <strong>warehouse robots</strong>.</p><p>Tools &amp; languages: Go, PostgreSQL.</p>',
-      location: { raw: ['New York, NY'] },
+      location: { raw: ['New York, NY'], countries: ['United States'] },
       employment_type: ['FULL_TIME'],
       department: 'Engineering',
       requisition_id: 'ENG-104',
@@ -44,7 +44,7 @@ describe('greenhouse adapter', () => {
       board: 'greenhouse/brightfield',
     });
     expect(res.postings[2].work_arrangement).toBe('Hybrid');
-    expect(res.postings[2].location).toEqual({ raw: ['Berlin'] });
+    expect(res.postings[2].location).toEqual({ raw: ['Berlin'], countries: ['Germany'] });
   });
 
   it('rejects the job without a title and loads the rest', () => {

@@ -57,7 +57,7 @@ describe('jsonld adapter', () => {
         url: 'https://alljobs.example/job/AJ-5501',
         canonical_url: 'https://alljobs.example/job/AJ-5501',
         description_html: '<p>Build dashboards for <em>solar installers</em>.</p>',
-        location: { remote: true },
+        location: { remote: true, countries: ['Spain', 'Portugal'] },
         remote_location: ['Spain', 'Portugal'],
         work_arrangement: 'Remote',
         employment_type: ['FULL_TIME', 'CONTRACTOR'],
@@ -116,6 +116,33 @@ describe('jsonld adapter', () => {
       company: { name: 'Bean There' },
     });
     expect(a.postings[0].id).toMatch(/^workhub:[0-9a-f]{16}$/);
+  });
+
+  it('a page that names its address only in og:url; placeholders are no places; URLs lose "&amp;"', () => {
+    const posting = {
+      '@type': 'JobPosting',
+      title: 'Sourcer',
+      identifier: { '@type': 'PropertyValue', value: 'S-1' },
+      jobLocation: {
+        '@type': 'Place',
+        address: {
+          addressLocality: 'UNAVAILABLE',
+          addressRegion: 'UNAVAILABLE',
+          addressCountry: 'Australia',
+        },
+      },
+    };
+    const page = `<html><head><meta property="og:url" content="https://jobs.example/acme/S-1"><script type="application/ld&#x2B;json">${JSON.stringify({ '@graph': [posting] })}</script></head></html>`;
+    const ctx = { source: 'workhub', board: 'workhub/acme', now: NOW };
+    const [p] = adapters.jsonld.parse(page, ctx).postings;
+    expect(p).toMatchObject({
+      url: 'https://jobs.example/acme/S-1',
+      location: { raw: ['Australia'], countries: ['Australia'] },
+    });
+    expect(p.location?.cities).toBeUndefined();
+    const withUrl = JSON.stringify({ ...posting, url: 'https://jobs.example/j?a=1&amp;b=2' });
+    const [q] = adapters.jsonld.parse(`<script type="application/ld+json">${withUrl}</script>`, ctx).postings;
+    expect(q.url).toBe('https://jobs.example/j?a=1&b=2');
   });
 
   it('a page without JobPosting is a format error, never an empty board', () => {

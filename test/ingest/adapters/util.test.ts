@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { amount, employmentTypes, relativePosted, toIsoUtc } from '../../../src/ingest/adapters/util.ts';
+import {
+  amount,
+  employmentTypes,
+  mapItems,
+  relativePosted,
+  toIsoUtc,
+} from '../../../src/ingest/adapters/util.ts';
 
 describe('adapter helpers', () => {
   it('dates: epoch millis and seconds, offsets with and without colon, "UTC" suffix, bare dates', () => {
@@ -44,5 +50,30 @@ describe('adapter helpers', () => {
     expect(amount('17,50')).toBe(17.5);
     expect(amount('€55k')).toBe(55000);
     expect(amount('n/a')).toBeUndefined();
+  });
+
+  it('rows of one posting in one payload merge: the first row, with the places of every row', () => {
+    const rows = [
+      { id: 'A', country: 'Spain' },
+      { id: 'B', country: 'France' },
+      { id: 'A', country: 'Portugal' },
+    ];
+    const res = mapItems(
+      rows,
+      (r) => String((r as { id: string }).id),
+      (r, id) => ({
+        id: `x:${id}`,
+        source: 'x',
+        title: `Job ${id} (${r.country})`,
+        company: { name: 'X' },
+        url: `https://x.example/${id}`,
+        location: { raw: [String(r.country)], countries: [String(r.country)] },
+      }),
+    );
+    expect(res.rejected).toEqual([]);
+    expect(res.postings.map((p) => [p.id, p.title, p.location?.countries])).toEqual([
+      ['x:A', 'Job A (Spain)', ['Spain', 'Portugal']],
+      ['x:B', 'Job B (France)', ['France']],
+    ]);
   });
 });

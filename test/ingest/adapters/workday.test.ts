@@ -199,4 +199,27 @@ describe('workday adapter', () => {
       ]);
     });
   });
+
+  it("a detail's endDate is its expiry", () => {
+    const detail = {
+      jobPostingInfo: {
+        title: 'Engineer',
+        jobReqId: 'R1',
+        location: 'USA-WA-Bellevue - 108th Ave',
+        additionalLocations: ['NY-New York'],
+        country: { descriptor: 'United States of America' },
+        startDate: '2025-12-24',
+        endDate: '2026-05-15',
+        externalUrl: 'https://acme.wd1.myworkdayjobs.com/Ext/job/X/Engineer_R1',
+      },
+      hiringOrganization: { name: 'Acme' },
+    };
+    const [p] = adapters.workday.parse(JSON.stringify(detail), {
+      source: 'workday',
+      board: 'workday/acme.wd1/Ext',
+      now: NOW,
+    }).postings;
+    expect(p.expires_at).toBe('2026-05-15T00:00:00.000Z');
+    expect(p.location?.raw).toEqual(['USA-WA-Bellevue - 108th Ave', 'NY-New York']);
+  });
 });
