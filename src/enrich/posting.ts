@@ -18,7 +18,7 @@ import {
 } from './classify.ts';
 import type { EnrichedPosting, JobLocation } from '../model/enriched.ts';
 import { arrangementFromText } from './arrangement.ts';
-import { salaryFromDescription, salaryOf } from './salary.ts';
+import { resolveSalary } from './salary.ts';
 import { htmlToText, sanitizeDescription, textToHtml } from './sanitize.ts';
 import { extractSkills, normaliseSkill } from './skills.ts';
 import { CONTINENTS } from '../enums.ts';
@@ -268,8 +268,7 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
 
   // --- Salary ---
   const salaryCtx = { countries: codes };
-  let salary = salaryOf(rec.salary, salaryCtx);
-  if (!salary && !rec.salary && text) salary = salaryFromDescription(text, salaryCtx);
+  const salary = resolveSalary(rec.salary, text, salaryCtx);
 
   // --- Text facts ---
   const secs = text ? sections(text) : { requirements: [], responsibilities: [], benefits: [] };

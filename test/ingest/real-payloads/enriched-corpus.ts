@@ -43,7 +43,11 @@ export const FILES = {
   ashbyGivebutter: ['ashby', 'stapply-ai__ats-scrapers__givebutter.json', { token: 'givebutter' }],
   ashbyReedsy: ['ashby', 'stapply-ai__ats-scrapers__reedsy.json', { token: 'reedsy' }],
   ashbySully: ['ashby', 'stapply-ai__ats-scrapers__sully-ai.json', { token: 'sully-ai' }],
-  greenhouseDetails: ['greenhouse', '../repacked/greenhouse__matchaboar__srajob2__details-as-board-list.json', {}],
+  greenhouseDetails: [
+    'greenhouse',
+    '../repacked/greenhouse__matchaboar__srajob2__details-as-board-list.json',
+    {},
+  ],
   greenhouseDatadog: ['greenhouse', 'matchaboar__srajob2__datadog-job-7449072.json', {}],
   greenhouseAmplitude: ['greenhouse', 'omoji-personal__careerkit__amplitude-board-trimmed.json', {}],
   greenhouseGa: ['greenhouse', 'grnhse__greenhouse_io__generalassembly-2013-vcr-body.json', {}],

@@ -110,6 +110,8 @@ const CASES: Record<string, Case[]> = {
         'ashby:a600cf17': [5000, 8000, 'EUR', 'MONTH'],
         'ashby:5d5d69c5': USD(150000, 200000),
         'ashby:8f1d8bc9': USD(115000, 140000),
+        // "The estimated annual cash salary for this role is $62,000- $120,000."
+        'ashby:ffa894b1': USD(62000, 120000),
         'ashby:c574cafc': USD(62000, 120000),
         'ashby:74487372': [2200, 3000, 'EUR', 'MONTH'],
       },
@@ -329,4 +331,5 @@ describe.skipIf(REAL_PAYLOADS_ABSENT)('pay stated by genuine payloads', () => {
   }
 });
 
-if (REAL_PAYLOADS_ABSENT) describe('pay stated by genuine payloads', () => it.skip(REAL_PAYLOADS_ABSENT));
+const absent = REAL_PAYLOADS_ABSENT;
+if (absent) describe('pay stated by genuine payloads', () => it.skip(absent, () => {}));
