@@ -20,7 +20,7 @@ import type { EnrichedPosting, JobLocation } from '../model/enriched.ts';
 import { arrangementFromText } from './arrangement.ts';
 import { resolveSalary } from './salary.ts';
 import { htmlToText, sanitizeDescription, textToHtml } from './sanitize.ts';
-import { extractSkills, normaliseSkill } from './skills.ts';
+import { employerSkills, extractSkills, normaliseSkill, roleText } from './skills.ts';
 import { CONTINENTS } from '../enums.ts';
 import { TAXONOMIES, taxonomies as inferTaxonomies } from './taxonomy.ts';
 import {
@@ -298,7 +298,9 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
         : text
           ? workingHours(text)
           : null,
-    skills: givenSkills.length ? uniq(givenSkills) : extractSkills([title, text]),
+    skills: givenSkills.length
+      ? uniq(givenSkills)
+      : extractSkills([title, roleText(text, rec.company?.name)], 40, employerSkills(rec.company?.name)),
     keywords: givenKeywords.length
       ? uniq(givenKeywords.map((k) => k.trim().toLowerCase()))
       : inferKeywords(title, text),

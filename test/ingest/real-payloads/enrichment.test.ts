@@ -303,15 +303,19 @@ const SKILLS: [File, Record<string, Judged>][] = [
         disagree: RAMP_BLURB,
         must: ['sql', 'python', 'r'],
       },
+      // "integrating AI and intelligent agents into the mobile experience" is the role's work.
       'ashby:f564dcf9': {
         agree: ['android', 'kotlin', 'react', 'typescript', 'python', 'flask', 'sql'],
-        disagree: RAMP_BLURB,
+        disagree: RAMP_BLURB.filter((s) => s !== 'ai'),
+        either: ['ai'],
         must: ['android', 'kotlin'],
       },
-      // "CSAT, QA, and speed-of-service metrics": QA as a metric of the support desk.
+      // "CSAT, QA, and speed-of-service metrics": QA as a metric of the support desk. "Familiarity with
+      // AI-powered tools" is asked for.
       'ashby:d64609dd': {
         agree: ['zendesk', 'customerservice', 'customersupport'],
-        disagree: [...RAMP_BLURB, 'qa'],
+        disagree: [...RAMP_BLURB.filter((s) => s !== 'ai'), 'qa'],
+        either: ['ai'],
         must: [],
       },
     },
@@ -452,8 +456,10 @@ const SKILLS: [File, Record<string, Judged>][] = [
           'flink',
           'kafka',
           'kubernetes',
+          // "Proficiency in common backend tech stacks for RESTful API"
+          'rest',
         ],
-        disagree: ['rest'],
+        disagree: [],
         must: ['java', 'python'],
       },
       'greenhouse:5001698007': {
@@ -513,9 +519,11 @@ const SKILLS: [File, Record<string, Judged>][] = [
     jsonldFile('matchaboar__srajob2__github-careers-jibe-4648.html'),
     {
       // GitHub is the employer; the role asks for Git.
+      // "Strong experience with AI-assisted coding assistants (e.g., GitHub Copilot, Cursor)"
       'careerboard:0541d703151adfa4': {
         agree: ['cicd', 'devops', 'git'],
-        disagree: ['github', 'ai'],
+        disagree: ['github'],
+        either: ['ai'],
         must: ['git'],
       },
     },
