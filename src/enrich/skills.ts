@@ -88,9 +88,22 @@ export function roleText(text: string, employer?: string): string {
     }
     if (skipping) continue;
     const lower = t.toLowerCase();
-    if (name && name.length > 1 && (lower.startsWith(`${name} `) || lower.startsWith(`${name}'s`) || lower.startsWith(`${name}’s`) || lower.startsWith(`at ${name},`) || lower.startsWith(`at ${name} `)))
+    if (
+      name &&
+      name.length > 1 &&
+      (lower.startsWith(`${name} `) ||
+        lower.startsWith(`${name}'s`) ||
+        lower.startsWith(`${name}’s`) ||
+        lower.startsWith(`at ${name},`) ||
+        lower.startsWith(`at ${name} `))
+    )
       continue;
-    out.push(t.split(/(?<=[.!?])\s+/).filter((sentence) => !BOILERPLATE_RE.test(sentence)).join(' '));
+    out.push(
+      t
+        .split(/(?<=[.!?])\s+/)
+        .filter((sentence) => !BOILERPLATE_RE.test(sentence))
+        .join(' '),
+    );
   }
   return out.join('\n');
 }
@@ -120,7 +133,11 @@ export function employerSkills(employer: string | undefined): Set<string> {
  * Skills mentioned in the texts, in order of first mention, at most `limit`. A skill that is also an
  * ordinary word is not read inside a name ("American Express") or before a year ("Spring 2027").
  */
-export function extractSkills(texts: readonly string[], limit = 40, exclude: ReadonlySet<string> = new Set()): string[] {
+export function extractSkills(
+  texts: readonly string[],
+  limit = 40,
+  exclude: ReadonlySet<string> = new Set(),
+): string[] {
   const found = new Set<string>();
   const add = (hit: string) => {
     if (!exclude.has(hit)) found.add(hit);
@@ -154,7 +171,11 @@ export function extractSkills(texts: readonly string[], limit = 40, exclude: Rea
         } else if (hit) matched = n;
       }
       // A web address or a dotted name ("Sully.ai", "mongodb.com") is no list of skills.
-      if (!matched && SPLIT_RE.test(lower[i]) && !/^[\p{L}\p{N}-]+\.(?:ai|io|com|co|net|org|dev|app|de)$/u.test(lower[i])) {
+      if (
+        !matched &&
+        SPLIT_RE.test(lower[i]) &&
+        !/^[\p{L}\p{N}-]+\.(?:ai|io|com|co|net|org|dev|app|de)$/u.test(lower[i])
+      ) {
         // "python/java", "react-based": the parts may be skills.
         const partsL = lower[i].split(SPLIT_RE);
         const partsO = orig[i].split(SPLIT_RE);
