@@ -79,9 +79,11 @@ export function roleText(text: string, employer?: string): string {
   const out: string[] = [];
   let skipping = false;
   for (const line of text.split('\n')) {
-    const t = line.trim().replace(/^[-•*]\s*/, '');
+    const item = /^\s*[-•*·]/.test(line);
+    const t = line.trim().replace(/^[-•*·]\s*/, '');
     if (!t) continue;
-    if (HEADING_RE.test(t)) {
+    // A list item is never a heading, however short.
+    if (!item && HEADING_RE.test(t)) {
       // "About Ramp", "AI Innovation at Dataminr", "Why Join Sully.ai?": about the employer.
       skipping = OTHER_SECTION_RE.test(t) || (!!name && name.length > 1 && t.toLowerCase().includes(name));
       if (skipping) continue;
@@ -142,15 +144,24 @@ export function extractSkills(
   const add = (hit: string) => {
     if (!exclude.has(hit)) found.add(hit);
   };
-  for (const raw of texts) {
+  for (let x = 0; x < texts.length; x++) {
+    const raw = texts[x];
     if (!raw) continue;
     const text = unskill(raw);
+    // The first text is the title, Title-Cased throughout ("Senior Go Engineer"): no names are told there.
+    const prose = x > 0;
     const matches = [...text.matchAll(TOKEN_RE)];
     const orig = matches.map((m) => m[0]);
     const lower = orig.map((t) => t.toLowerCase());
     /** An exact-case word skill that is part of a name or a date: "American Express", "Spring 2027". */
     const inName = (i: number) => {
-      if (i > 0 && /^[A-Z][a-z]/.test(orig[i - 1]) && !ALIAS.has(lower[i - 1]) && !EXACT.has(orig[i - 1])) {
+      if (
+        prose &&
+        i > 0 &&
+        /^[A-Z][a-z]/.test(orig[i - 1]) &&
+        !ALIAS.has(lower[i - 1]) &&
+        !EXACT.has(orig[i - 1])
+      ) {
         const gap = text.slice(matches[i - 1].index + orig[i - 1].length, matches[i].index);
         if (gap === ' ') return true;
       }
