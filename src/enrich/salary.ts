@@ -371,7 +371,6 @@ const PAY_WORD_RE =
 const MONEY_RE =
   /(?:\b(USD|EUR|GBP|CAD|AUD|CHF|SGD|INR|SAR|PHP|SEK|NOK|DKK|PLN)\s?)?(US\$|CA\$|C\$|A\$|[$€£₱₹])?\s?(\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?!\d)\s?([kK](?![a-z]))?(?:\s?(USD|EUR|GBP|CAD|AUD|CHF|SGD|INR|SAR|PHP|Euros?)\b)?(\s?\/\s?(?:yr|year|hr|hour|h|month|mo|week|day)\b)?(?!\s?%)/gi;
 const SEP_RE = /^\s*(?:-|–|—|to|bis|and)\s*$/i;
-const OTE_RE = /\bOTE\b|on[- ]target (?:earnings|compensation|pay)/i;
 /** After an amount: what it is ("$72,000 base salary", "$48K Commission", "… which includes base pay plus variable pay"). */
 const AFTER_BASE_RE = /^\W{0,3}base\b/i;
 const AFTER_OTE_RE =
@@ -493,7 +492,7 @@ export function statedPay(text: string, ctx: SalaryContext = {}, whole = false):
       let min = a.value;
       const max = b ? b.value : undefined;
       // "€75–90k": the suffix of the upper bound applies to both.
-      if (b && b.hasK && !a.hasK && min < 1000) min *= 1000;
+      if (b?.hasK && !a.hasK && min < 1000) min *= 1000;
       const unit = last.unit ?? a.unit ?? unitOf(after.slice(0, 25)) ?? unitOf(before.slice(-80));
       const stated: StatedPay = { currency: a.currency ?? b?.currency, unit, label: labelOf(before, after) };
       if (max !== undefined) [stated.min, stated.max] = [min, max];
