@@ -565,8 +565,12 @@ export function resolveSalary(
   const given = input?.text ? statedPay(input.text, ctx, true) : [];
   if (given.some((s) => s.label === 'base-after')) return basePay(given, ctx);
   const structured = salaryOf(input, ctx);
-  const described = description ? statedPay(description, ctx) : [];
   if (structured) {
+    // The description is read only when it could call the range OTE (most never do).
+    const described =
+      description && /\bOTE\b|on[- ]target|\bvariable\b|\bincentive\b/i.test(description)
+        ? statedPay(description, ctx)
+        : [];
     const ote = [...given, ...described].some((s) => s.label === 'ote' && sameRange(s, structured));
     if (!ote) return structured;
     return (
@@ -581,5 +585,5 @@ export function resolveSalary(
     );
   }
   if (given.some((s) => s.label === 'ote')) return null;
-  return basePay(described, ctx);
+  return description ? basePay(statedPay(description, ctx), ctx) : null;
 }
