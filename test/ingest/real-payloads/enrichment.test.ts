@@ -678,13 +678,21 @@ describe.skipIf(REAL_PAYLOADS_ABSENT)('enrichment of genuine payloads', () => {
   });
 
   it('no posting of the corpus takes a skill from a company name, a date or a currency', async () => {
+    // Every file of the corpus with descriptions.
     const files: File[] = [
-      FILES.ashbyRamp,
-      FILES.greenhouseDetails,
-      FILES.ashbyGivebutter,
-      FILES.ashbyLevelpath,
-      FILES.workdayAig,
-      FILES.leverIdealist,
+      ...Object.values(FILES),
+      ...[
+        'matchaboar__srajob2__ashby-lambda-technical-sourcing-manager.html',
+        'matchaboar__srajob2__ashby-ramp-fraud-risk-associate.html',
+        'matchaboar__srajob2__coupang-jobs-7486748.html',
+        'matchaboar__srajob2__github-careers-jibe-4648.html',
+        'matchaboar__srajob2__netflix-eightfold-790313323421.html',
+        'matchaboar__srajob2__paloaltonetworks-talentbrew-jr-011926.html',
+        'yiakhuat__hermes-agent-setup__ashby-echotwin-tpm.html',
+        'yiakhuat__hermes-agent-setup__ashby-superhuman-tpm-growth.html',
+        'yiakhuat__hermes-agent-setup__builtinsf-superhuman-tpm-growth.html',
+        'yiakhuat__hermes-agent-setup__builtinsf-zoox-tpm.html',
+      ].map((f) => jsonldFile(f)),
     ];
     const wrong: string[] = [];
     for (const [fmt, file, ctx] of files) {
