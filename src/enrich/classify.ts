@@ -240,20 +240,36 @@ export function experienceBucket(years: number): string {
 }
 
 const YEARS_RE =
-  /\b(\d{1,2})\s*(?:\+|plus)?\s*(?:(?:-|–|to|bis|à|a)\s*\d{1,2}\s*)?\+?\s*(?:years?|yrs?|jahre?n?|ans|años|anos|anni)\b(?:\s+(?:of\s+)?(?:\w+\s+){0,4}?(?:experience|exp|erfahrung|berufserfahrung|d'exp[ée]rience|de experiencia|working|work))?/gi;
+  /\b(\d{1,2})\s*(\+|plus)?\s*(?:(?:-|–|—|to|bis|à|a)\s*\d{1,2}\s*)?(\+)?\s*(?:years?|yrs?|jahre?n?|ans|años|anos|anni)\b/gi;
+const EXPERIENCE_WORD_RE =
+  /experience|exp\b|erfahrung|exp[ée]rience|experiencia|esperienza|working|work\b|\b(?:in|with|using|leading|driving|building|managing|as|of)\b/;
+const MINIMUM_BEFORE_RE = /(?:minimum(?: of)?|at least|min\.?|mindestens|au moins|al menos)\s*$/i;
+/** Not a requirement: history and duration ("for more than 3 years", "seit 70 Jahren", "a 2 year contract"). */
+const NOT_REQUIRED_RE =
+  /(?:more than|over|seit|since|for the (?:past|last)|within|first|next|after|ago)\s*$/i;
 
-/** Experience bucket from "5+ years of experience", "3–5 Jahre Berufserfahrung", "2 ans d'expérience". */
+/**
+ * Experience bucket from the years a text asks for ("5+ years of experience", "Minimum 2 years using SQL",
+ * "3–5 Jahre Berufserfahrung"): the largest minimum of the requirements it states, since a posting that
+ * asks for "7+ years, with at least 4+ years in pre-sales" asks for seven. A mention counts when it is
+ * about experience (a word for experience or work follows), or is written as a requirement ("N+ years",
+ * "minimum N years", "at least N years"); history and durations do not count.
+ */
 export function inferExperience(text: string): string | undefined {
-  let min: number | undefined;
+  let most: number | undefined;
   const head = text.length > 15000 ? text.slice(0, 15000) : text;
   for (const m of head.matchAll(YEARS_RE)) {
-    // Only a mention that is about experience, not "founded 10 years ago" or "a 2 year contract".
-    const ctx = head.slice(m.index, m.index + m[0].length + 40).toLowerCase();
-    if (!/experience|exp\b|erfahrung|exp[ée]rience|experiencia|esperienza|working|work/.test(ctx)) continue;
     const n = Number(m[1]);
-    if (n > 0 && n <= 30 && (min === undefined || n < min)) min = n;
+    if (n <= 0 || n > 30) continue;
+    const before = head.slice(Math.max(0, m.index - 25), m.index);
+    if (NOT_REQUIRED_RE.test(before)) continue;
+    const after = head.slice(m.index + m[0].length, m.index + m[0].length + 60).toLowerCase();
+    const required = !!(m[2] || m[3]) || MINIMUM_BEFORE_RE.test(before);
+    const about = EXPERIENCE_WORD_RE.test(after.split(/[.;\n]/)[0]);
+    if (!required && !about) continue;
+    if (most === undefined || n > most) most = n;
   }
-  return min === undefined ? undefined : experienceBucket(min);
+  return most === undefined ? undefined : experienceBucket(most);
 }
 
 const EDUCATION_SOURCE: [RegExp, string][] = [

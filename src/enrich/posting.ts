@@ -26,9 +26,9 @@ import {
 } from './classify.ts';
 import type { EnrichedPosting, JobLocation } from '../model/enriched.ts';
 import { arrangementFromText } from './arrangement.ts';
-import { salaryFromDescription, salaryOf } from './salary.ts';
+import { resolveSalary } from './salary.ts';
 import { htmlToText, sanitizeDescription, textToHtml } from './sanitize.ts';
-import { extractSkills, normaliseSkill } from './skills.ts';
+import { employerSkills, extractSkills, normaliseSkill, roleText } from './skills.ts';
 import { CONTINENTS } from '../enums.ts';
 import { TAXONOMIES, taxonomies as inferTaxonomies } from './taxonomy.ts';
 import {
@@ -313,8 +313,7 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
 
   // --- Salary ---
   const salaryCtx = { countries: codes };
-  let salary = salaryOf(rec.salary, salaryCtx);
-  if (!salary && !rec.salary && text) salary = salaryFromDescription(text, salaryCtx);
+  const salary = resolveSalary(rec.salary, text, salaryCtx);
 
   // --- Text facts ---
   const secs = text ? sections(text) : { requirements: [], responsibilities: [], benefits: [] };
@@ -344,7 +343,9 @@ export function enrichPosting(rec: PostingRecord): EnrichedPosting {
         : text
           ? workingHours(text)
           : null,
-    skills: givenSkills.length ? uniq(givenSkills) : extractSkills([title, text]),
+    skills: givenSkills.length
+      ? uniq(givenSkills)
+      : extractSkills([title, roleText(text, rec.company?.name)], 40, employerSkills(rec.company?.name)),
     keywords: givenKeywords.length
       ? uniq(givenKeywords.map((k) => k.trim().toLowerCase()))
       : inferKeywords(title, text),

@@ -129,7 +129,7 @@ const UNIT_WORDS: [RegExp, string][] = [
     'MONTH',
   ],
   [
-    /(?:\/|\bper\s|\ba\s|\ban\s|\bpro\s|\bpar\s|\bpor\s|\bal\s|\bim\s)\s*(?:year|yr|annum|jahr|an|año|ano)\b|\bannual(?:ly)?\b|\byearly\b|\bj[äa]hrlich\b|\bannuel(?:le)?\b|\banual\b|\bp\.\s?a\.?|\bpa\b|\bbrutto\/jahr\b/i,
+    /(?:\/|\bper\s|\ba\s|\ban\s|\bpro\s|\bpar\s|\bpor\s|\bal\s|\bim\s)\s*(?:year|yr|annum|jahr|an|año|ano)\b|\bannual(?:ly)?\b|\byearly\b|\bj[äa]hrlich\w*|\bannuel(?:le)?\b|\banual\b|\bp\.\s?a\.?|\bpa\b|\bbrutto\/jahr\b/i,
     'YEAR',
   ],
 ];
@@ -139,7 +139,6 @@ const NUM_RE =
   /(\d{1,3}(?:[,.'\u2019\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d+)?)\s*(k|m|mn|million|l|lakhs?|lpa|cr|crores?)?(?![\p{L}\d])/giu;
 const RANGE_SEP_RE = /^\s*(?:-|–|—|to|bis|à|a|au|hasta|até|~)\s*$/i;
 const SKIP_RE = /\b(?:competitive|doe|negotiable|depending on experience|tbd|n\/a)\b/i;
-const EQUITY_RE = /%|\bequity\b|\bbonus\b|\bstock\b/i;
 
 export interface SalaryContext {
   /** ISO-2 countries of the posting, to tell "$" (USD, CAD, AUD…) and "kr" apart. */
@@ -175,6 +174,7 @@ function currencyOf(text: string, ctx: SalaryContext): string | undefined {
   for (const [re, code] of SYMBOLS) if (re.test(text)) return code;
   for (const m of text.matchAll(CODE_RE)) if (USD_RATE[m[1]]) return m[1];
   if (/\$/.test(text)) {
+    if (ctx.countries?.includes('US')) return 'USD';
     for (const cc of ctx.countries ?? []) if (DOLLAR_BY_COUNTRY[cc]) return DOLLAR_BY_COUNTRY[cc];
     return 'USD';
   }
@@ -236,7 +236,7 @@ export function parseSalaryText(
     const lead = text.slice(0, nums[0].start);
     if (/\bup to\b|\bbis zu\b|\bjusqu'à\b|\bhasta\b|\bmax(?:imum)?\b/i.test(lead))
       return { max: min, currency, unit };
-    if (/\bfrom\b|\bab\b|\bà partir de\b|\bdesde\b|\bstarting at\b|\bmin(?:imum)?\b/i.test(lead)) {
+    if (/\bfrom\b|\bab\b|\bà partir de\b|\bdesde\b|\bstarting at\b|\bmin(?:imum)?\b|mindest/i.test(lead)) {
       return { min, currency, unit };
     }
     // One amount, no "from" or "up to": that amount is the salary.
@@ -362,21 +362,228 @@ function inferUnit(amount: number, currency: string): string | undefined {
   return undefined;
 }
 
-/** The first salary a description states in a pay sentence ("The base salary range is $120,000 – $150,000"). */
+// --- Pay stated in text: amounts in pay sentences, each labelled as base pay, OTE, or other pay ---
+
+/** Words that make a sentence a pay statement; amounts elsewhere (funding, deal sizes, stipends) are not pay. */
 const PAY_WORD_RE =
-  /\b(?:salary|compensation|pay range|base pay|pay rate|hourly rate|wage|gehalt|vergütung|jahresgehalt|salaire|rémunération|salario|sueldo)\b/i;
+  /\b(?:salary|salaries|compensation|remuneration|pay range|pay rate|base pay|starting pay|hourly rate|wages?|earnings|OTE|range for this (?:role|position)|gehalt|entgelt|vergütung|jahresgehalt|salaire|rémunération|salario|sueldo)|entgelt|gehalt/i;
+/** An amount with its currency before or after it, and the period written right after it ("$30/hour"). */
+const MONEY_RE =
+  /(?:\b(USD|EUR|GBP|CAD|AUD|CHF|SGD|INR|SAR|PHP|SEK|NOK|DKK|PLN)\s?)?(US\$|CA\$|C\$|A\$|[$€£₱₹])?\s?(\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?!\d)\s?([kK](?![a-z]))?(?:\s?(USD|EUR|GBP|CAD|AUD|CHF|SGD|INR|SAR|PHP|Euros?)\b)?(\s?\/\s?(?:yr|year|hr|hour|h|month|mo|week|day)\b)?(?!\s?%)/gi;
+const SEP_RE = /^\s*(?:-|–|—|to|bis|and)\s*$/i;
+/** After an amount: what it is ("$72,000 base salary", "$48K Commission", "… which includes base pay plus variable pay"). */
+const AFTER_BASE_RE = /^\W{0,3}base\b/i;
+const AFTER_OTE_RE =
+  /^\W{0,3}(?:\(?OTE\b|on[- ]target)|^[^.]{0,25}\binclud\w* base (?:pay|salary) (?:plus|and|\+) (?:variable|incentive|commission|bonus)/i;
+const AFTER_OTHER_RE =
+  /^\W{0,3}(?:commission|variable|bonus|equity|stock|sign[- ]on|signing|relocation|stipend)/i;
+
+export type PayLabel = 'base-after' | 'base' | 'unknown' | 'ote' | 'other';
+export interface StatedPay {
+  min?: number;
+  max?: number;
+  currency?: string;
+  unit?: string;
+  label: PayLabel;
+}
+
+interface Money {
+  value: number;
+  currency?: string;
+  unit?: string;
+  start: number;
+  end: number;
+  hasK: boolean;
+}
+
+/** The pay statements of a text: its sentences with a pay word, each with the line or two after it ("… outlined below: Zone 1: $192,000 – $264,000"). */
+function payPassages(text: string, whole: boolean): string[] {
+  if (whole) return [text];
+  const head = text.length > 30000 ? text.slice(0, 30000) : text;
+  const spans: [number, number][] = [];
+  for (const m of head.matchAll(new RegExp(PAY_WORD_RE.source, 'gi'))) {
+    const start = Math.max(head.lastIndexOf('. ', m.index), head.lastIndexOf('\n', m.index)) + 1;
+    let end = m.index;
+    // The sentence, then up to two more lines or sentences until one carries an amount.
+    for (let k = 0; k < 3; k++) {
+      const skip = head.slice(end).search(/\S/);
+      if (skip < 0) break;
+      const stop = head.slice(end + skip).search(/\.\s|\n/);
+      end = stop < 0 ? head.length : end + skip + stop + 1;
+      if (/[$€£₱₹]\s?\d|\d\s?(?:USD|EUR|GBP|Euros?)\b/.test(head.slice(start, end))) break;
+    }
+    const last = spans[spans.length - 1];
+    // Overlapping statements are one passage: an amount is read once.
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else spans.push([start, end]);
+  }
+  return spans.map(([a, b]) => head.slice(a, b));
+}
+
+function moneyIn(passage: string, ctx: SalaryContext): Money[] {
+  const out: Money[] = [];
+  for (const m of passage.matchAll(MONEY_RE)) {
+    const [, pre, sym, num, k, post, per] = m;
+    let currency: string | undefined;
+    if (pre || post) currency = /^euro/i.test(post ?? '') ? 'EUR' : (pre ?? post)!.toUpperCase();
+    else if (sym) currency = currencyOf(sym, ctx);
+    const prev = out[out.length - 1];
+    const between = prev ? passage.slice(prev.end, m.index) : '';
+    // A bare number counts only as the upper end of a range ("$170,000-720,000", "$90k- 150k").
+    if (!currency && !(prev && SEP_RE.test(between))) continue;
+    const value = parseNumber(num, k);
+    if (!Number.isFinite(value) || value <= 0) continue;
+    out.push({
+      value,
+      currency,
+      unit: per ? unitOf(per) : undefined,
+      start: m.index,
+      end: m.index + m[0].length,
+      hasK: !!k,
+    });
+  }
+  return out;
+}
+
+function lastAt(re: RegExp, s: string): number {
+  let at = -1;
+  for (const m of s.matchAll(re)) at = m.index;
+  return at;
+}
+
+function labelOf(before: string, after: string): PayLabel {
+  if (AFTER_BASE_RE.test(after)) return 'base-after';
+  if (AFTER_OTE_RE.test(after)) return 'ote';
+  if (AFTER_OTHER_RE.test(after)) return 'other';
+  // Before it: the last of "base" and "OTE" that the text names decides.
+  const ote = Math.max(lastAt(/\bOTE\b/g, before), lastAt(/\bon[- ]target/gi, before));
+  const base = lastAt(/\bbase\b/gi, before);
+  if (ote >= 0 && ote > base) return 'ote';
+  if (/\b(?:commission|bonus|variable)\w*\s+(?:target|of|is)?\s*$/i.test(before)) return 'other';
+  return base >= 0 ? 'base' : 'unknown';
+}
+
+/**
+ * Every amount or range a text states as pay, labelled: `base-after` ("$72,000 base salary"), `base`
+ * (after "base salary … is"), `ote` (on-target earnings, or pay said to include variable or commission
+ * pay), `other` (commission, bonus, equity), `unknown`. `whole`: the text is a pay statement throughout
+ * (a source's salary summary), not a description.
+ */
+export function statedPay(text: string, ctx: SalaryContext = {}, whole = false): StatedPay[] {
+  const out: StatedPay[] = [];
+  for (const passage of payPassages(text, whole)) {
+    const money = moneyIn(passage, ctx);
+    let prevEnd = 0;
+    for (let i = 0; i < money.length; i++) {
+      const a = money[i];
+      let b: Money | undefined;
+      const next = money[i + 1];
+      if (next) {
+        const between = passage.slice(a.end, next.start);
+        // "between USD $73,100 in the lowest geographic market and USD $117,000 in the highest"
+        const spelled =
+          /^[^\d.]{0,60}\band\s*$/i.test(between) &&
+          /\bbetween\s*$/i.test(passage.slice(prevEnd, a.start).slice(-20));
+        if (SEP_RE.test(between) || spelled) b = next;
+      }
+      const last = b ?? a;
+      const before = passage.slice(Math.max(prevEnd, a.start - 160), a.start);
+      const after = passage.slice(last.end, last.end + 70);
+      let min = a.value;
+      const max = b ? b.value : undefined;
+      // "€75–90k": the suffix of the upper bound applies to both.
+      if (b?.hasK && !a.hasK && min < 1000) min *= 1000;
+      const unit = last.unit ?? a.unit ?? unitOf(after.slice(0, 25)) ?? unitOf(before.slice(-80));
+      const stated: StatedPay = { currency: a.currency ?? b?.currency, unit, label: labelOf(before, after) };
+      if (max !== undefined) [stated.min, stated.max] = [min, max];
+      else if (/mindest|\bminimum\b|\bfrom\b|\bstarting at\b|\bab\b/i.test(before.slice(-60)))
+        stated.min = min;
+      else if (/\bup to\b|\bmaximum\b|\bbis zu\b/i.test(before.slice(-40))) stated.max = min;
+      else [stated.min, stated.max] = [min, min];
+      out.push(stated);
+      prevEnd = last.end;
+      if (b) i++;
+    }
+  }
+  return out;
+}
+
+const STRENGTH: Record<PayLabel, number> = { 'base-after': 3, base: 2, unknown: 1, ote: 0, other: 0 };
+
+/**
+ * The base pay of statements: the most explicitly labelled ones ("… base salary" over "base salary is …"
+ * over unlabelled; OTE and other pay never), and of those every one in the first one's currency and
+ * period, as one overall range (ranges per zone or market, like a source's tiers).
+ */
+function basePay(statements: StatedPay[], ctx: SalaryContext): Salary | null {
+  const best = Math.max(0, ...statements.map((s) => STRENGTH[s.label]));
+  if (!best) return null;
+  const picked = statements.filter((s) => STRENGTH[s.label] === best && s.currency);
+  for (const first of picked) {
+    const same = picked.filter((s) => s.currency === first.currency && s.unit === first.unit);
+    const mins = same.map((s) => s.min).filter((n): n is number => n !== undefined);
+    const maxs = same.map((s) => s.max).filter((n): n is number => n !== undefined);
+    const salary = salaryOf(
+      {
+        min: mins.length ? Math.min(...mins) : undefined,
+        max: maxs.length ? Math.max(...maxs) : undefined,
+        currency: first.currency,
+        unit: first.unit,
+      },
+      ctx,
+    );
+    if (salary) return salary;
+  }
+  return null;
+}
+
+/** The base pay a description states, if any (see statedPay and basePay). */
 export function salaryFromDescription(text: string, ctx: SalaryContext = {}): Salary | null {
-  const head = text.length > 20000 ? text.slice(0, 20000) : text;
-  const m = PAY_WORD_RE.exec(head);
-  if (!m) return null;
-  // The sentence around the word: back to the previous full stop or line break, on to the line's end.
-  const start = Math.max(head.lastIndexOf('.', m.index), head.lastIndexOf('\n', m.index)) + 1;
-  const nl = head.indexOf('\n', m.index);
-  const sentence = head.slice(start, nl < 0 ? undefined : nl).slice(0, 400);
-  // Only with an explicit currency: a bare number in a pay sentence may be anything.
-  if (!/[$€£₹¥]|\b(?:USD|EUR|GBP|CAD|AUD|CHF|INR|SGD|SEK|NOK|DKK|PLN)\b/.test(sentence)) return null;
-  if (EQUITY_RE.test(sentence) && !/\d{2,}/.test(sentence)) return null;
-  const p = parseSalaryText(sentence, ctx);
-  if (!p?.currency) return null;
-  return salaryOf({ min: p.min, max: p.max, currency: p.currency, unit: p.unit }, ctx);
+  return basePay(statedPay(text, ctx), ctx);
+}
+
+function sameRange(s: StatedPay, salary: Salary): boolean {
+  const near = (a: number | undefined, b: number | null) =>
+    a !== undefined && b !== null && Math.abs(a - b) <= Math.max(1, b * 0.005);
+  return (
+    (near(s.min, salary.min) || near(s.max, salary.max)) && (!s.currency || s.currency === salary.currency)
+  );
+}
+
+/**
+ * The posting's base salary from what the source gives and what the text states. On-target earnings
+ * are never base salary: a source's range that its own summary or the description labels OTE gives way
+ * to the base the statements name, else to nothing. A source's summary that names a base amount
+ * ("Breakdown of OTE is: $72,000 base salary") gives that amount. Without a source range, the
+ * description's base pay (salaryFromDescription).
+ */
+export function resolveSalary(
+  input: SalaryInput | undefined,
+  description: string,
+  ctx: SalaryContext = {},
+): Salary | null {
+  const given = input?.text ? statedPay(input.text, ctx, true) : [];
+  if (given.some((s) => s.label === 'base-after')) return basePay(given, ctx);
+  const structured = salaryOf(input, ctx);
+  if (structured) {
+    // The description is read only when it could call the range OTE (most never do).
+    const described =
+      description && /\bOTE\b|on[- ]target|\bvariable\b|\bincentive\b/i.test(description)
+        ? statedPay(description, ctx)
+        : [];
+    const ote = [...given, ...described].some((s) => s.label === 'ote' && sameRange(s, structured));
+    if (!ote) return structured;
+    return (
+      basePay(
+        given.filter((s) => s.label !== 'unknown'),
+        ctx,
+      ) ??
+      basePay(
+        described.filter((s) => s.label === 'base' || s.label === 'base-after'),
+        ctx,
+      )
+    );
+  }
+  if (given.some((s) => s.label === 'ote')) return null;
+  return description ? basePay(statedPay(description, ctx), ctx) : null;
 }

@@ -10,14 +10,14 @@ const RULES: Record<(typeof TAXONOMIES)[number], string> = {
     'administrative|administrator|admin assistant|office manager|receptionist|secretary|executive assistant|personal assistant|data entry|clerk|sachbearbeiter|assistenz|büro|empfang|secrétaire|assistant administratif|administrativ[oa]|recepcionista',
   Agriculture: 'agricultur|farm|agronom|crop|livestock|horticultur|landwirt|agrar|agricole|agrícola|forestry',
   'Art & Design':
-    'designer|design|ux|ui|graphic|illustrat|art director|artist|animator|gestalter|diseñador|concepteur',
+    'designer|design|webdesign|ux(?= design| research| writer|/ui)|ui(?= design|/ux)|ui/ux|ux/ui|graphic|illustrat|art director|artist|animator|gestalter|diseñador|concepteur',
   Construction:
-    'construction|site manager|civil engineer|architect|surveyor|foreman|bauleiter|bau|chantier|construcción|obra',
+    'construction|site manager|civil engineer|(?<!(?:solutions?|software|cloud|platform|data|enterprise|security|systems?|technical|network|aws|azure|salesforce|application|integration|it|solution) )architect|surveyor|foreman|bauleiter|bau|chantier|construcción|obra',
   Consulting: 'consultant|consulting|advisory|berater|beratung|consultor|conseil',
   'Creative & Media':
     'writer|editor|copywriter|content|journalist|video|photograph|producer|media|redakteur|rédacteur|redactor|communications',
   'Customer Service & Support':
-    'customer service|customer support|customer success|support specialist|support engineer|help ?desk|service desk|call center|call centre|kundenservice|kundenbetreuer|service client|atención al cliente|technical support',
+    'customer service|customer support|customer success|customer happiness|customer experience|customer care|customer engagement|chat specialist|support chat|support specialist|support engineer|support operations|help ?desk|service desk|call center|call centre|kundenservice|kundenbetreuer|service client|atención al cliente|technical support',
   'Data & Analytics':
     'data|analytics|analyst|business intelligence|bi developer|machine learning|statistic|daten|données|datos|analista',
   Education:
@@ -26,9 +26,9 @@ const RULES: Record<(typeof TAXONOMIES)[number], string> = {
   Engineering:
     'engineer|engineering|ingenieur|ingénieur|ingeniero|mechanical|electrical|civil|hardware|firmware|techniker|technicien',
   'Finance & Accounting':
-    'financ|accountant|accounting|controller|controlling|audit|tax|treasury|bookkeep|payroll|buchhalt|steuer|comptab|contable|contador|fiscal|actuar|investment|credit|billing',
+    'financ|underwrit|actuar|accountant|accounting|controller|controlling|audit|tax|treasury|bookkeep|payroll|buchhalt|steuer|comptab|contable|contador|fiscal|actuar|investment|credit|billing',
   Healthcare:
-    'nurse|nursing|physician|doctor|medical|clinical|health|healthcare|therapist|pharmac|dental|patient|caregiver|care assistant|surgeon|radiolog|pflege|arzt|ärztin|krankenpfleg|infirmi|médecin|enfermer|médico|psycholog',
+    'nurse|nursing|cna|lpn|physician|doctor|medical|clinical|health|healthcare|therapist|pharmac|dental|patient|caregiver|care assistant|surgeon|radiolog|pflege|arzt|ärztin|krankenpfleg|infirmi|médecin|enfermer|médico|psycholog',
   Hospitality:
     'hospitality|hotel|restaurant|chef|cook|barista|bartender|waiter|waitress|housekeep|kitchen|catering|koch|köchin|service ?kraft|serveur|cuisinier|camarero|cocinero|front desk',
   'Human Resources':
@@ -40,25 +40,25 @@ const RULES: Record<(typeof TAXONOMIES)[number], string> = {
   'Management & Leadership':
     'manager|management|director|head of|chief|vp|vice president|lead|leiter|leitung|geschäftsführ|directeur|responsable|gerente|jefe|president',
   Manufacturing:
-    'manufactur|production|assembly|machine operator|operator|quality control|quality assurance|plant|fertigung|produktion|fabrication|producción|cnc',
+    'manufactur|production|assembly|machine operator|operator|quality control|quality assurance(?! engineer)|plant|fertigung|produktion|fabrication|producción|cnc',
   Marketing:
-    'marketing|seo|sem|growth|brand|social media|campaign|public relations|pr manager|communications manager|mercadotecnia|comunicación',
+    'marketing|seo|sem|growth|brand(?![a-z])|branding|social media|campaign|public relations|pr manager|communications manager|mercadotecnia|comunicación',
   Sales:
-    'sales|account executive|account manager|business development|sdr|bdr|vertrieb|verkäufer|verkauf|außendienst|commercial|vendeur|ventas|vendedor|retail|cashier|store',
+    'sales(?!force)|revenue operations|revenue enablement|sales enablement|partner development|account executive|account manager|business development|sdr|bdr|vertrieb|verkäufer|verkauf|außendienst|commercial|vendeur|ventas|vendedor|retail|cashier|store',
   'Science & Research':
     'scientist|research|researcher|laborator|lab |chemist|biolog|physicist|r&d|wissenschaft|forsch|chercheur|investigador|científic',
   'Security & Safety':
     'security|safety|cyber|guard|firefighter|police|soc analyst|penetration|sicherheit|sécurité|seguridad|hse|ehs',
   'Social Services':
-    'social work|social worker|case manager|counselor|counsellor|community|youth|childcare|sozialarbeit|sozialpädagog|erzieher|éducateur|trabajador social|support worker',
+    'social work|social worker|case manager|counselor|counsellor|community (?:worker|support worker|care|health worker|outreach worker)|youth|childcare|sozialarbeit|sozialpädagog|erzieher|éducateur|trabajador social|support worker',
   Software:
-    'software|developer|programmer|frontend|front-end|backend|back-end|full[- ]?stack|devops|sre|mobile|ios|android|web developer|entwickler|développeur|desarrollador|programador|qa engineer|test automation',
+    'software|developer|programmer|frontend|front-end|backend|back-end|full[- ]?stack|devops|sre|mobile|ios|android|web developer|entwickler|développeur|desarrollador|programador|qa engineer|quality assurance engineer|test automation',
   Technology:
-    'it[- ](?:support|specialist|admin\\w*|manager|engineer|security|consultant|project|services?|systems?|operations|analyst|technician|spezialist|architekt|leiter)|technology|systems administrator|sysadmin|network|cloud|infrastructure|technical|tech|informatik|informatique|informática|database|platform',
+    'it[- ](?:support|specialist|admin\\w*|manager|engineer|security|consultant|project|services?|systems?|operations|analyst|technician|spezialist|architekt|leiter)|technology|(?:solutions?|software|cloud|platform|enterprise|security|systems?|technical|network|aws|azure|salesforce|integration) architect|service delivery|systems administrator|sysadmin|network|cloud|infrastructure|technical|tech|informatik|informatique|informática|database|platform',
   Trades:
     'electrician|plumber|carpenter|welder|mechanic|technician|hvac|painter|mason|handwerk|elektriker|installateur|schreiner|mécanicien|électricien|fontanero|electricista|maintenance',
   Transportation:
-    'driver|truck|cdl|delivery|courier|pilot|transport|fleet|bus|railway|fahrer|chauffeur|conductor|repartidor|aviation',
+    'driver|truck|cdl|delivery (?:driver|rider|associate)|courier|pilot|transport|fleet|bus|railway|fahrer|chauffeur|conductor|repartidor|aviation',
 };
 
 /** Split alternatives at the top level only ("a|b(?:c|d)" → ["a", "b(?:c|d)"]). */

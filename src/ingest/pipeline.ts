@@ -380,7 +380,7 @@ async function planFolds(
   const stored = await findCandidates(
     client,
     live.map((r) => r.canonical_url),
-    live.map((r) => r.dedupe_key),
+    live.flatMap((r) => (r.alt_dedupe_key ? [r.dedupe_key, r.alt_dedupe_key] : [r.dedupe_key])),
   );
   lap('fold_find');
   const now = Date.parse(ts);
@@ -454,18 +454,21 @@ async function planFolds(
       if (!hasLiveOriginal) revive(r, me);
     }
     // Only candidates with the same canonical URL or dedupe key can match: looked up, not scanned.
+    const alt = r.alt_dedupe_key;
     const near = new Set([
       ...(me.canonical_url !== null ? (byUrl.get(me.canonical_url) ?? []) : []),
       ...(byKey.get(me.dedupe_key) ?? []),
+      ...(alt ? (byKey.get(alt) ?? []) : []),
     ]);
+    const close = (c: Candidate, bits: number) =>
+      c.desc_sig !== null && me.desc_sig !== null && hammingHex(c.desc_sig, me.desc_sig) <= bits;
     const matches = [...near].filter(
       (c) =>
         c.id !== me.id &&
         ((c.canonical_url !== null && c.canonical_url === me.canonical_url) ||
-          (c.dedupe_key === me.dedupe_key &&
-            c.desc_sig !== null &&
-            me.desc_sig !== null &&
-            hammingHex(c.desc_sig, me.desc_sig) <= nearBits(c, me))),
+          (c.dedupe_key === me.dedupe_key && close(c, nearBits(c, me))) ||
+          // One source says remote, the other names the office: the same place only with the same text.
+          (alt !== null && c.dedupe_key === alt && close(c, NEAR_IDENTICAL_BITS))),
     );
     const others = [...new Set(matches.map(survivorOf).filter((s): s is Candidate => !!s && s.id !== me.id))];
     if (!others.length) continue;

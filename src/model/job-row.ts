@@ -40,6 +40,8 @@ export interface JobContent {
   title_raw: string;
   collapse_key: string;
   dedupe_key: string;
+  /** The dedupe key with the place read the other way (remote vs on-site); not stored, used to fold a batch. */
+  alt_dedupe_key: string | null;
   canonical_url: string;
   desc_sig: string;
   posted_at: string | null;

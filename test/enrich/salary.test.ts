@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SalaryInput } from '../../src/model/record.ts';
-import { parseSalaryText, salaryOf } from '../../src/enrich/salary.ts';
+import { parseSalaryText, resolveSalary, salaryOf, statedPay } from '../../src/enrich/salary.ts';
 
 type Row = [
   SalaryInput,
@@ -128,6 +128,137 @@ describe('salaryOf', () => {
         parseSalaryText(text);
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('pay stated in text: base, OTE and other pay', () => {
+  const pay = (s: ReturnType<typeof resolveSalary>) => (s ? [s.min, s.max, s.currency, s.unit] : null);
+
+  it('labels each amount: base, OTE, commission', () => {
+    const stated = statedPay(
+      'The estimated annual base cash salary for this role is $100,000-$125,000 with total OTE $200,000-$250,000.',
+    );
+    expect(stated.map((s) => [s.min, s.max, s.label])).toEqual([
+      [100000, 125000, 'base'],
+      [200000, 250000, 'ote'],
+    ]);
+    expect(
+      statedPay('$72,000 base salary, $48,000 variable compensation', {}, true).map((s) => s.label),
+    ).toEqual(['base-after', 'other']);
+  });
+
+  it('an OTE range is never base salary; the base named beside it is', () => {
+    expect(
+      pay(
+        resolveSalary(undefined, 'The US base salary range for this position is: $90k- 150k OTE + equity.'),
+      ),
+    ).toBe(null);
+    expect(
+      pay(
+        resolveSalary(
+          undefined,
+          'Annual on-target earnings (OTE) range for this position is below.\n$119,340—$157,950 USD',
+        ),
+      ),
+    ).toBe(null);
+    // A source's range its own summary calls OTE.
+    expect(
+      pay(
+        resolveSalary(
+          {
+            min: 220000,
+            max: 250000,
+            currency: 'USD',
+            unit: 'YEAR',
+            text: 'Range listed is OTE $220K – $250K',
+          },
+          '',
+        ),
+      ),
+    ).toBe(null);
+    expect(
+      pay(
+        resolveSalary(
+          {
+            min: 120000,
+            max: 120000,
+            currency: 'USD',
+            unit: 'YEAR',
+            text: 'Breakdown of OTE is: $72,000 base salary, $48,000 variable compensation',
+          },
+          '',
+        ),
+      ),
+    ).toEqual([72000, 72000, 'USD', 'YEAR']);
+    // A source's range the description calls OTE, and the base its question names.
+    expect(
+      pay(
+        resolveSalary(
+          {
+            min: 75000,
+            max: 90000,
+            currency: 'EUR',
+            unit: 'YEAR',
+            text: 'The range mentioned in the job ad is the OTE. The base is between 50K Euros - 60K Euros per annum',
+          },
+          'Additional details about the Package\n€75–90k OTE, uncapped',
+        ),
+      ),
+    ).toEqual([50000, 60000, 'EUR', 'YEAR']);
+    // Pay said to include variable pay is target pay.
+    expect(
+      pay(
+        resolveSalary(
+          undefined,
+          'The expected compensation range for this position is $113,752 - $139,031, which includes base pay plus variable incentive pay, if eligible.',
+        ),
+      ),
+    ).toBe(null);
+  });
+
+  it('reads ranges per market as one overall range, and only in pay sentences', () => {
+    expect(
+      pay(
+        resolveSalary(
+          undefined,
+          'Founded in 2019, we have saved $10B for customers.\nFor candidates located in NYC or SF, the pay range for this role is $102,300 - $165,450 For candidates located in all other locations, the pay range for this role is $92,100 - $148,950.\n- Fertility HRA (up to $5,000 per year)',
+          { countries: ['US', 'CA'] },
+        ),
+      ),
+    ).toEqual([92100, 165450, 'USD', 'YEAR']);
+    expect(
+      pay(
+        resolveSalary(
+          undefined,
+          'a starting base pay between USD $73,100 in the lowest geographic market and USD $117,000 in the highest.',
+        ),
+      ),
+    ).toEqual([73100, 117000, 'USD', 'YEAR']);
+    expect(pay(resolveSalary(undefined, 'Compensation $30/hour - $75/hour'))).toEqual([
+      30,
+      75,
+      'USD',
+      'HOUR',
+    ]);
+    expect(
+      pay(
+        resolveSalary(
+          undefined,
+          'The expected salary ranges are outlined below.\n\nUnited States:\nZone 1: $192,000 – $264,000/year (USD)',
+        ),
+      ),
+    ).toEqual([192000, 264000, 'USD', 'YEAR']);
+    expect(
+      pay(
+        resolveSalary(
+          undefined,
+          'ein kollektivvertragliches jährliches Bruttomindestentgelt von EUR 56 454,58 bei 38,5 Stunden',
+        ),
+      ),
+    ).toEqual([56454.58, null, 'EUR', 'YEAR']);
+    expect(pay(resolveSalary(undefined, 'Typical sales will be $20k to $100k. With $80M in funding.'))).toBe(
+      null,
     );
   });
 });

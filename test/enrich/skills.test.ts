@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractSkills, normaliseSkill } from '../../src/enrich/skills.ts';
+import { employerSkills, extractSkills, normaliseSkill, roleText } from '../../src/enrich/skills.ts';
 
 describe('normaliseSkill', () => {
   it.each([
@@ -61,5 +61,38 @@ describe('extractSkills', () => {
     ])) {
       expect(s).toMatch(/^[a-z0-9+#.]+$/);
     }
+  });
+});
+
+describe('skills of the role, not of the employer', () => {
+  // The first text is the title; the second the description, where names are told.
+  it('does not read names, dates, currencies and abbreviations as skills', () => {
+    expect(extractSkills(['', 'Leaders from Goldman Sachs, American Express, Mastercard and Visa'])).toEqual(
+      [],
+    );
+    expect(extractSkills(['', 'Graduation date in Fall 2026 or Spring 2027'])).toEqual([]);
+    expect(extractSkills(['', 'Pay rate: PHP 550/hour'])).toEqual([]);
+    expect(
+      extractSkills(['', 'Knowledge of P&C insurance, recommendations for R&D, Go-To-Market roles']),
+    ).toEqual([]);
+    expect(extractSkills(['', 'Node, Express and Spring Boot; PHP/Laravel; R or Python; Go'])).toEqual(
+      expect.arrayContaining(['node', 'express', 'springboot', 'php', 'laravel', 'r', 'python', 'go']),
+    );
+  });
+
+  it("leaves out the employer's blurb, benefits, hiring process and legal text", () => {
+    const text = [
+      'About Ramp',
+      'At Ramp, we rethink finance in the age of AI: procurement and bookkeeping.',
+      'What You Need',
+      '- Minimum 2 years of experience using SQL, Python, or R',
+      'Benefits',
+      '- Exclusive Networking events',
+      'Ramp is an equal opportunity employer; recruitment is fair.',
+    ].join('\n');
+    expect(extractSkills([roleText(text, 'Ramp')])).toEqual(['sql', 'python', 'r']);
+    expect(extractSkills(['Experience with MongoDB and GitHub'], 40, employerSkills('GitHub, Inc.'))).toEqual(
+      ['mongodb'],
+    );
   });
 });

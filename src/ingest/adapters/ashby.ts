@@ -40,6 +40,8 @@ function salaryComponent(c: unknown): SalaryInput | undefined {
     max: amount(c.maxValue),
     currency: str(c.currencyCode)?.toUpperCase(),
     unit: INTERVAL[str(c.interval) ?? ''],
+    // "Range listed is OTE $220K – $250K": what the range is, read by enrichment (OTE is no base salary).
+    text: str(c.summary),
   });
 }
 
@@ -52,11 +54,16 @@ function compensation(job: Obj): SalaryInput | undefined {
   const comp = isObj(job.compensation) ? job.compensation : undefined;
   if (!comp) return undefined;
   const text = str(comp.compensationTierSummary) ?? str(comp.scrapeableCompensationSalarySummary);
-  const tiers = asArray(comp.compensationTiers)
-    .filter(isObj)
+  const tierObjs = asArray(comp.compensationTiers).filter(isObj);
+  const tiers = tierObjs
     .map((t) => asArray(t.components).map(salaryComponent).find(Boolean))
     .filter((t): t is SalaryInput => !!t);
-  if (tiers.length === 1) return salary({ ...tiers[0], text });
+  if (tiers.length === 1) {
+    // The tier's own summary ("Base Salary $120K • … Breakdown of OTE is: $72,000 base salary") says
+    // more than the board-wide one.
+    const tierText = [str(tierObjs[0]?.tierSummary), tiers[0].text].filter(Boolean).join(' • ');
+    return salary({ ...tiers[0], text: tierText || text });
+  }
   const summary = asArray(comp.summaryComponents).map(salaryComponent).find(Boolean);
   if (summary) return salary({ ...summary, text });
   if (tiers.length > 1 && tiers.every((t) => t.currency === tiers[0].currency && t.unit === tiers[0].unit)) {

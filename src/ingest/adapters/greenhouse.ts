@@ -1,5 +1,6 @@
 // Greenhouse job board API: `{jobs:[…], meta}` from /v1/boards/{board}/jobs?content=true, or one job
-// from the single-job call (which alone carries pay ranges, in cents).
+// from the single-job call. Pay: `pay_input_ranges` (in cents) where given, else a currency_range custom
+// field; the pay-range block boards append to `content` is read with the description.
 import type { SalaryInput } from '../../model/record.ts';
 import { countryNames, geocode } from '../../geo/geocode.ts';
 import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
@@ -17,6 +18,7 @@ import {
   parseJson,
   requireTitle,
   requireUrl,
+  salary,
   salaryUnit,
   str,
   toIsoUtc,
@@ -45,6 +47,7 @@ function payRanges(job: Obj): SalaryInput | undefined {
       text: str(r.title),
     });
   }
+  if (!tiers.length) return metadataPay(job);
   // Several ranges (zones): the overall range is kept with every range spelled out in the text.
   const text =
     tiers.length > 1
@@ -55,6 +58,31 @@ function payRanges(job: Obj): SalaryInput | undefined {
           .join('; ')
       : undefined;
   return combineTiers(tiers, text);
+}
+
+/**
+ * Pay as boards set it up in custom fields: `metadata` entries of type currency_range with string numbers
+ * ({"unit":"USD","min_value":"81000.0","max_value":"118000.0"}). The first that is set and non-zero,
+ * except internal budgets ("Baseline Budgeted Salary"); the posted pay-range block in `content` is read
+ * with the description.
+ */
+function metadataPay(job: Obj): SalaryInput | undefined {
+  for (const m of asArray(job.metadata)) {
+    if (!isObj(m) || m.value_type !== 'currency_range' || !isObj(m.value)) continue;
+    const name = str(m.name) ?? '';
+    if (/budget/i.test(name)) continue;
+    const min = amount(m.value.min_value);
+    const max = amount(m.value.max_value);
+    if (!min && !max) continue;
+    return salary({
+      min: min || undefined,
+      max: max || undefined,
+      currency: str(m.value.unit)?.toUpperCase(),
+      unit: salaryUnit(name),
+      text: name,
+    });
+  }
+  return undefined;
 }
 
 function parse(payload: string, ctx: AdapterContext): AdapterResult {

@@ -1,8 +1,12 @@
 // Personio XML feed: `<workzag-jobs><position>…</position></workzag-jobs>` from
-// {company}.jobs.personio.de/xml. No URL, salary or remote flag in the feed.
+// {company}.jobs.personio.de/xml. No URL or remote flag in the feed; pay in <salaryInformation> when set.
 import { XMLParser } from 'fast-xml-parser';
+import type { SalaryInput } from '../../model/record.ts';
 import { type Adapter, AdapterFormatError, type AdapterContext, type AdapterResult } from './types.ts';
 import {
+  amount,
+  salary,
+  salaryUnit,
   asArray,
   companyOf,
   employmentTypes,
@@ -47,6 +51,17 @@ function types(p: Obj): string[] | undefined {
   if (kind === 'freelance') return ['CONTRACTOR'];
   if (schedule === 'full-or-part-time') return ['FULL_TIME', 'PART_TIME'];
   return employmentTypes(schedule) ?? (kind ? employmentTypes(kind) : undefined);
+}
+
+/** `<salaryInformation>`: min, max (either may be empty), currencyCode, type ("yearly", "monthly", "hourly"). */
+function personioSalary(v: unknown): SalaryInput | undefined {
+  if (!isObj(v)) return undefined;
+  return salary({
+    min: amount(v.min),
+    max: amount(v.max),
+    currency: str(v.currencyCode)?.toUpperCase(),
+    unit: salaryUnit(v.type),
+  });
 }
 
 function parse(payload: string, ctx: AdapterContext): AdapterResult {
@@ -97,6 +112,7 @@ function parse(payload: string, ctx: AdapterContext): AdapterResult {
         experience_level: EXPERIENCE[str(p.yearsOfExperience) ?? ''],
         keywords,
         posted_at: toIsoUtc(p.createdAt),
+        salary: personioSalary(p.salaryInformation),
         board: ctx.board,
       };
     },

@@ -32,7 +32,19 @@ function recruiteeSalary(o: Obj): SalaryInput | undefined {
   const min = amount(s.min);
   const max = amount(s.max);
   if (min === undefined && max === undefined) return undefined;
-  return salary({ min, max, currency: str(s.currency)?.toUpperCase(), unit: salaryUnit(s.period) });
+  // An application question may say what the posted range is ("The range mentioned in the job ad is the
+  // OTE. The base is between 50K Euros - 60K Euros per annum"): kept as the range's text.
+  const said = asArray(o.open_questions)
+    .filter(isObj)
+    .map((q) => str(q.body))
+    .filter((b): b is string => !!b && /\bOTE\b|on[- ]target|\bbase\b/i.test(b) && /salary|pay|OTE/i.test(b));
+  return salary({
+    min,
+    max,
+    currency: str(s.currency)?.toUpperCase(),
+    unit: salaryUnit(s.period),
+    text: said.length ? said.join(' ') : undefined,
+  });
 }
 
 function parse(payload: string, ctx: AdapterContext): AdapterResult {

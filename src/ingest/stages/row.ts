@@ -168,20 +168,25 @@ function publicFields(rec: PostingRecord, e: EnrichedPosting, source: SourceInfo
 function matchKeys(rec: PostingRecord, e: EnrichedPosting, companySlug: string | null) {
   // The place of a copy: its countries and cities, whatever their spelling. A remote role is matched by
   // continent, since boards often drop the list of countries it is open to.
-  const locKey = e.location.remote
-    ? `remote|${[...e.continents].sort().join(',')}`
-    : `${[...e.country_codes].sort().join(',')}|${[...e.city_keys].sort().join(',')}`;
+  const remoteKey = `remote|${[...e.continents].sort().join(',')}`;
+  const placeKey = `${[...e.country_codes].sort().join(',')}|${[...e.city_keys].sort().join(',')}`;
+  const locKey = e.location.remote ? remoteKey : placeKey;
+  // The same posting read as remote by one source and as on-site by another (Ashby's TELECOMMUTE page
+  // and a board's copy with the office city): a remote posting that names its places also has the key
+  // of those places, for folding only. (Not the other way: an on-site job and a remote one of the same
+  // continent are two openings.)
+  const altKey = e.location.remote && e.country_codes.length ? placeKey : null;
   const places = [
     ...e.city_keys,
     ...(e.location.cities ?? []),
     ...(e.location.regions ?? []),
     ...e.location.countries,
   ];
+  const employerTitle = `${companySlug ?? nameKey(rec.company.name)}|${titleKey(rec.title, places)}`;
   return {
     collapse_key: digest(`${companySlug ?? `~${norm(rec.company.name)}`}|${norm(e.title)}`),
-    dedupe_key: digest(
-      `${companySlug ?? nameKey(rec.company.name)}|${titleKey(rec.title, places)}|${locKey}`,
-    ),
+    dedupe_key: digest(`${employerTitle}|${locKey}`),
+    alt_dedupe_key: altKey === null ? null : digest(`${employerTitle}|${altKey}`),
     canonical_url: digest(canonicalUrl(rec.canonical_url ?? rec.url)),
   };
 }
@@ -194,7 +199,9 @@ export function buildContent(
   descSig: string = simhash(e.description_text),
 ): JobContent {
   const salary = e.salary;
-  const content: Omit<JobContent, 'content_hash'> = {
+  // The alternative key is not stored: it only finds candidates while folding a batch.
+  const { alt_dedupe_key, ...keys } = matchKeys(rec, e, companySlug);
+  const content: Omit<JobContent, 'content_hash' | 'alt_dedupe_key'> = {
     id: rec.id,
     source: source.slug,
     source_type: source.type,
@@ -202,7 +209,7 @@ export function buildContent(
     org_name: rec.company.name,
     org_key: rec.company.name.toLowerCase(),
     title_raw: rec.title,
-    ...matchKeys(rec, e, companySlug),
+    ...keys,
     desc_sig: descSig,
     posted_at: iso(rec.posted_at),
     expires_at: iso(rec.expires_at),
@@ -236,7 +243,7 @@ export function buildContent(
   // Everything stored is hashed (tracked values, the company fallback, the description, the filter
   // columns), so a re-load is "unchanged" only when it would write exactly the same row.
   const content_hash = createHash('sha256').update(JSON.stringify(content)).digest('base64url');
-  return { ...content, content_hash };
+  return { ...content, content_hash, alt_dedupe_key };
 }
 
 /** Names of the tracked fields whose values differ. */
