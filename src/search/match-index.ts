@@ -685,7 +685,7 @@ export class MatchIndex {
         if (from === to) missing++;
         for (let j = from; j < to; j++) n[codes[j]]++;
       }
-      values.forEach((v, c) => byValue.set(v, n[c]));
+      for (let c = 0; c < values.length; c++) byValue.set(values[c], n[c]);
       return { byValue, missing };
     }
     const column = this.p.codes[name];
