@@ -12,6 +12,8 @@ export const ENDPOINT_PATHS: Record<keyof typeof endpointParams, string> = {
   job: '/v1/jobs/greenhouse:1',
   companies: '/v1/companies',
   company: '/v1/companies/acme',
+  history: '/v1/jobs/greenhouse:1/history',
+  sources: '/v1/sources',
 };
 
 const enc = encodeURIComponent;

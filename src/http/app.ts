@@ -29,12 +29,21 @@ import { redactUrl } from './redact.ts';
 import { RequestLog } from './request-log.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { feedRoutes } from './routes/feeds.ts';
+import { historyRoutes } from './routes/history.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { sourceRoutes } from './routes/sources.ts';
 import type { AppContext, Route } from './routes/types.ts';
 import { answerConnect, COMMON_HEADERS, onClientError, onFrameworkError } from './server-errors.ts';
 
-export const routes: Route[] = [...feedRoutes, ...jobRoutes, ...companyRoutes, ...metaRoutes];
+export const routes: Route[] = [
+  ...feedRoutes,
+  ...jobRoutes,
+  ...historyRoutes,
+  ...companyRoutes,
+  ...metaRoutes,
+  ...sourceRoutes,
+];
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 // Every method Node parses is routed on every known path, so each non-GET one gets its 405 (CONNECT

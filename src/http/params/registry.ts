@@ -137,6 +137,8 @@ export const endpointParams = {
     p('offset', c.integer(0, 100_000), 'Rows to skip, 0 to 100000.'),
   ],
   company: [],
+  history: [],
+  sources: [],
 } satisfies Record<string, readonly ParamDef<unknown, string>[]>;
 
 export type Endpoint = keyof typeof endpointParams;
