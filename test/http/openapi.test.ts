@@ -28,6 +28,8 @@ describe('/openapi.json', () => {
       '/v1/jobs/expired': 'expired',
       '/v1/jobs/modified': 'modified',
       '/v1/jobs/{id}': 'job',
+      '/v1/jobs/{id}/history': 'history',
+      '/v1/sources': 'sources',
       '/v1/companies': 'companies',
       '/v1/companies/{slug}': 'company',
       '/v1/meta': null,
