@@ -79,7 +79,7 @@ describe.skipIf(!haveChromium)('/docs in headless Chromium', () => {
     const groups = await page.$$eval('.opblock-tag-section .opblock-tag', (els) =>
       els.map((e) => e.getAttribute('data-tag')),
     );
-    expect(groups).toEqual(['Jobs', 'Feeds', 'Companies', 'Dataset']);
+    expect(groups).toEqual(['Jobs', 'Feeds', 'Companies', 'Analytics', 'Dataset']);
     expect(await page.$$('[id^="operations-default-"]')).toHaveLength(0);
 
     // Open "Count matching jobs" (under Jobs) and run it.

@@ -531,7 +531,7 @@ const SKILLS: [File, Record<string, Judged>][] = [
   [
     jsonldFile('matchaboar__srajob2__netflix-eightfold-790313323421.html'),
     {
-      'careerboard:3319ce46a5c7bf3c': {
+      'careerboard:9daa3290782a069a': {
         agree: ['node', 'javascript', 'typescript', 'react', 'vue', 'sql', 'graphql', 'd3', 'statistics'],
         disagree: ['recruiting', 'generativeai'],
         must: ['javascript', 'sql'],

@@ -194,7 +194,7 @@ const CASES: Record<string, Case[]> = {
       // "The range for this role is $170,000-720,000."
       file: jsonldFile('matchaboar__srajob2__netflix-eightfold-790313323421.html'),
       othersNone: true,
-      pay: { 'careerboard:3319ce46a5c7bf3c': USD(170000, 720000) },
+      pay: { 'careerboard:9daa3290782a069a': USD(170000, 720000) },
     },
     {
       // "base salary (for non-sales roles) … is expected to be between $147000/YR - $237500/YR"; an
