@@ -57,7 +57,8 @@ async function serve(
     const base = address.replace('0.0.0.0', '127.0.0.1');
     banner(`\nJob Postings Search Service ${version} listening on ${base}`);
     banner(`  curl -H "Authorization: Bearer ${showKey(key)}" "${base}/v1/jobs?limit=2"`);
-    banner(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health   docs: ${base}/docs\n`);
+    banner(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health   docs: ${base}/docs`);
+    banner(`  explore the index in a browser: ${base}/explore\n`);
   }
   return () => app.close();
 }
@@ -134,7 +135,8 @@ async function primary(): Promise<void> {
         const base = `http://${config.HOST}:${config.PORT}`;
         banner(`\nJob Postings Search Service ${version} listening on ${base} (${config.WORKERS} workers)`);
         banner(`  curl -H "Authorization: Bearer ${showKey(key)}" "${base}/v1/jobs?limit=2"`);
-        banner(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health   docs: ${base}/docs\n`);
+        banner(`  OpenAPI: ${base}/openapi.json   health: ${base}/v1/health   docs: ${base}/docs`);
+        banner(`  explore the index in a browser: ${base}/explore\n`);
       },
       // No worker can serve: exit non-zero so that a supervisor (systemd, Kubernetes) notices and acts.
       onGiveUp(reason) {

@@ -96,7 +96,13 @@ class ApiError extends Error {
   }
 }
 
-async function api(path, params, signal) {
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One API request with the key. A 429 for too much expensive work at once (the account's share of
+ * aggregations and heavy searches) is asked again after its Retry-After, twice at most.
+ */
+async function api(path, params, signal, tries = 3) {
   const qs = params ? params.toString() : '';
   const res = await fetch(qs ? `${path}?${qs}` : path, {
     headers: { authorization: `Bearer ${key}` },
@@ -104,7 +110,13 @@ async function api(path, params, signal) {
     cache: 'no-store',
   });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(res.status, body, res.headers.get('retry-after'));
+  const retryAfter = res.headers.get('retry-after');
+  if (res.status === 429 && body.error === 'too many expensive requests' && retryAfter && tries > 1) {
+    await sleep(Number(retryAfter) * 1000);
+    signal?.throwIfAborted();
+    return api(path, params, signal, tries - 1);
+  }
+  if (!res.ok) throw new ApiError(res.status, body, retryAfter);
   return body;
 }
 
@@ -222,23 +234,29 @@ function search() {
     if (!run.signal.aborted) clear();
     throw err;
   };
+  // Two requests at a time (an account may run two expensive ones at once): the results and the facets
+  // first, the charts after them.
+  const results = api('/v1/jobs', page, run.signal).then(
+    shown((b) => renderResults(b, false)),
+    failed(() => renderResults({ data: [], total: null, next_cursor: null }, false)),
+  );
+  const facetsShown = api('/v1/jobs/facets', facets, run.signal).then(
+    shown(renderFacets),
+    failed(() => renderFacets({ facets: {} })),
+  );
+  const after = (first, path, render) =>
+    first
+      .catch(() => {})
+      .then(() => api(path, filters, run.signal))
+      .then(
+        shown(render),
+        failed(() => render(null)),
+      );
   const parts = [
-    api('/v1/jobs', page, run.signal).then(
-      shown((b) => renderResults(b, false)),
-      failed(() => renderResults({ data: [], total: null, next_cursor: null }, false)),
-    ),
-    api('/v1/jobs/facets', facets, run.signal).then(
-      shown(renderFacets),
-      failed(() => renderFacets({ facets: {} })),
-    ),
-    api('/v1/jobs/salary', filters, run.signal).then(
-      shown(renderSalary),
-      failed(() => renderSalary(null)),
-    ),
-    api('/v1/jobs/trends', filters, run.signal).then(
-      shown(renderTrends),
-      failed(() => renderTrends(null)),
-    ),
+    results,
+    facetsShown,
+    after(results, '/v1/jobs/salary', renderSalary),
+    after(facetsShown, '/v1/jobs/trends', renderTrends),
   ];
   Promise.allSettled(parts).then((outcomes) => {
     if (run.signal.aborted) return;
