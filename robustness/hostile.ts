@@ -12,6 +12,9 @@ export const ENDPOINT_PATHS: Record<keyof typeof endpointParams, string> = {
   job: '/v1/jobs/greenhouse:1',
   companies: '/v1/companies',
   company: '/v1/companies/acme',
+  facets: '/v1/jobs/facets',
+  salary: '/v1/jobs/salary',
+  trends: '/v1/jobs/trends',
 };
 
 const enc = encodeURIComponent;

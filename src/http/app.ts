@@ -28,6 +28,7 @@ import { buildOpenApi } from './openapi.ts';
 import { parseQueryString } from './params/registry.ts';
 import { redactUrl } from './redact.ts';
 import { RequestLog } from './request-log.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { feedRoutes } from './routes/feeds.ts';
 import { jobRoutes } from './routes/jobs.ts';
@@ -35,7 +36,13 @@ import { metaRoutes } from './routes/meta.ts';
 import type { AppContext, Route } from './routes/types.ts';
 import { answerConnect, COMMON_HEADERS, onClientError, onFrameworkError } from './server-errors.ts';
 
-export const routes: Route[] = [...feedRoutes, ...jobRoutes, ...companyRoutes, ...metaRoutes];
+export const routes: Route[] = [
+  ...feedRoutes,
+  ...jobRoutes,
+  ...analyticsRoutes,
+  ...companyRoutes,
+  ...metaRoutes,
+];
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 // Every method Node parses is routed on every known path, so each non-GET one gets its 405 (CONNECT

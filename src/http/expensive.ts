@@ -18,6 +18,8 @@ const DEEP_OFFSET = 1000;
 export function isExpensive(path: string, params: Record<string, unknown>): boolean {
   if (path === '/v1/jobs/feed' || path === '/v1/jobs/modified')
     return isLargeFeedPage((params.limit as number | undefined) ?? 200, params.description_format);
+  // Analytics read every match, whatever the filters.
+  if (path === '/v1/jobs/facets' || path === '/v1/jobs/salary' || path === '/v1/jobs/trends') return true;
   if (path !== '/v1/jobs' && path !== '/v1/jobs/count') return false;
   if (params.collapse !== undefined) return true;
   if (params.description !== undefined || params.description_advanced !== undefined) return true;

@@ -187,6 +187,102 @@ const schemas: Record<string, unknown> = {
     },
     required: ['count', 'data', 'next_cursor'],
   },
+  FacetsResponse: {
+    type: 'object',
+    description:
+      'Per dimension, in the order asked: the top values by count (then value), the number of distinct values and of jobs (groups with collapse) without one.',
+    properties: {
+      total: { type: 'integer', description: 'What /v1/jobs answers as total for the same filters.' },
+      facets: {
+        type: 'object',
+        additionalProperties: {
+          type: 'object',
+          properties: {
+            values: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  value: { type: ['string', 'boolean'] },
+                  name: { type: 'string', description: 'company: the company name' },
+                  count: { type: 'integer' },
+                },
+                required: ['value', 'count'],
+              },
+            },
+            distinct: { type: 'integer' },
+            missing: { type: 'integer' },
+          },
+          required: ['values', 'distinct', 'missing'],
+        },
+      },
+    },
+    required: ['total', 'facets'],
+  },
+  SalaryResponse: {
+    type: 'object',
+    description:
+      "Per currency (most jobs first), the distribution of each job's annualised salary midpoint, (annual_min + annual_max) / 2.",
+    properties: {
+      total: { type: 'integer' },
+      with_salary: { type: 'integer' },
+      currencies: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            currency: str,
+            count: { type: 'integer' },
+            min: { type: 'number' },
+            p10: { type: 'number' },
+            p25: { type: 'number' },
+            median: { type: 'number' },
+            p75: { type: 'number' },
+            p90: { type: 'number' },
+            max: { type: 'number' },
+            histogram: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { from: { type: 'number' }, to: num, count: { type: 'integer' } },
+                required: ['from', 'to', 'count'],
+              },
+            },
+          },
+          required: ['currency', 'count', 'min', 'p10', 'p25', 'median', 'p75', 'p90', 'max', 'histogram'],
+        },
+      },
+    },
+    required: ['total', 'with_salary', 'currencies'],
+  },
+  TrendsResponse: {
+    type: 'object',
+    properties: {
+      interval: { type: 'string', enum: ['day', 'week'] },
+      since: ts,
+      until: ts,
+      series: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            start: ts,
+            added: {
+              type: 'integer',
+              description: 'Listed by /v1/jobs/feed with created_at in the interval',
+            },
+            expired: {
+              type: 'integer',
+              description: 'Listed by /v1/jobs/expired with expired_at in the interval',
+            },
+            live: { type: 'integer', description: "Live at the interval's end" },
+          },
+          required: ['start', 'added', 'expired', 'live'],
+        },
+      },
+    },
+    required: ['interval', 'since', 'until', 'series'],
+  },
   CompanySearchResponse: {
     type: 'object',
     properties: {

@@ -3,6 +3,8 @@
 import { ParamError } from '../../errors.ts';
 import * as c from './codecs.ts';
 import { SKILL, TEXT, TEXT_ADVANCED } from './domain.ts';
+import { ascendingNumbers, nameList } from './analytics.ts';
+import { DIMENSION_NAMES } from '../../search/dimensions.ts';
 import {
   CONTINENTS,
   EDUCATION,
@@ -137,6 +139,39 @@ export const endpointParams = {
     p('offset', c.integer(0, 100_000), 'Rows to skip, 0 to 100000.'),
   ],
   company: [],
+  // Analytics: the filters of /v1/jobs, then each endpoint's own parameters.
+  facets: [
+    ...jobFilterParams,
+    collapse,
+    p(
+      'facets',
+      nameList(DIMENSION_NAMES),
+      'Dimensions to count, comma-separated, in the order wanted (required).',
+    ),
+    p('facet_limit', c.integer(1, 100), 'Top values per dimension, 1 to 100 (default 10).'),
+  ],
+  salary: [
+    ...jobFilterParams,
+    p(
+      'salary_buckets',
+      ascendingNumbers,
+      'Histogram edges, ascending annual amounts; buckets from 0 to the first, between each two, and past the last. Default: about ten round-width buckets per currency over its range.',
+    ),
+  ],
+  trends: [
+    ...jobFilterParams,
+    p('since', c.instant, 'Window start, ISO 8601 date or instant (default: until minus 90 days).'),
+    p(
+      'until',
+      c.instant,
+      'Window end, exclusive, ISO 8601 date or instant (default: now); at most 365 days after since.',
+    ),
+    p(
+      'interval',
+      c.oneOf(['day', 'week'] as const),
+      'Interval of the series: day (default) or week, from since.',
+    ),
+  ],
 } satisfies Record<string, readonly ParamDef<unknown, string>[]>;
 
 export type Endpoint = keyof typeof endpointParams;

@@ -7,7 +7,7 @@ import type { EndpointParams } from '../params/registry.ts';
 import { type AppContext, type Route, route } from './types.ts';
 
 /** The filters of a search or count: every parameter but paging and output, typed by the registry. */
-function filtersOf(ctx: AppContext, params: EndpointParams<'jobs'>): JobFilters {
+export function filtersOf(ctx: AppContext, params: EndpointParams<'jobs'>): JobFilters {
   if (!ctx.fullTextSearch) {
     for (const name of ['title_advanced', 'description_advanced'] as const) {
       if (params[name] !== undefined) {

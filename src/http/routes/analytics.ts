@@ -1,0 +1,87 @@
+// Analytics over the jobs a search matches: /v1/jobs/facets, /v1/jobs/salary, /v1/jobs/trends. The
+// filters are those of /v1/jobs (the same registry entries, the same population), compiled once.
+import { errors } from '../../errors.ts';
+import { dimension } from '../../search/dimensions.ts';
+import { computeFacets } from '../../search/facets.ts';
+import { compileFilters } from '../../search/filters.ts';
+import { salaryDistribution } from '../../search/salary-stats.ts';
+import { trendSeries } from '../../search/trends.ts';
+import { filtersOf } from './jobs.ts';
+import { type Route, route } from './types.ts';
+
+const DAY_MS = 86_400_000;
+const MAX_WINDOW_DAYS = 365;
+const DEFAULT_WINDOW_DAYS = 90;
+
+export const analyticsRoutes: Route[] = [
+  route({
+    path: '/v1/jobs/facets',
+    params: 'facets',
+    auth: true,
+    summary: 'Facet counts of matching jobs',
+    response: 'FacetsResponse',
+    statuses: [400, 401, 429, 500, 503],
+    async handle(ctx, params) {
+      const { facets, facet_limit, collapse, ...rest } = params;
+      if (facets === undefined)
+        throw errors.invalidParam('facets', 'required: comma-separated dimension names');
+      const filters = filtersOf(ctx, rest);
+      const data = await computeFacets(
+        ctx.db.read,
+        { where: compileFilters(filters), collapse: collapse !== undefined, limit: facet_limit ?? 10 },
+        facets.map((name) => dimension(name)!),
+      );
+      return { body: JSON.stringify(data) };
+    },
+  }),
+  route({
+    path: '/v1/jobs/salary',
+    params: 'salary',
+    auth: true,
+    summary: 'Salary distribution of matching jobs',
+    response: 'SalaryResponse',
+    statuses: [400, 401, 429, 500, 503],
+    async handle(ctx, params) {
+      const { salary_buckets, ...rest } = params;
+      const data = await salaryDistribution(
+        ctx.db.read,
+        compileFilters(filtersOf(ctx, rest)),
+        salary_buckets,
+      );
+      return { body: JSON.stringify(data) };
+    },
+  }),
+  route({
+    path: '/v1/jobs/trends',
+    params: 'trends',
+    auth: true,
+    summary: 'Added, expired and live jobs over time',
+    response: 'TrendsResponse',
+    statuses: [400, 401, 429, 500, 503],
+    async handle(ctx, params) {
+      const { since, until, interval = 'day', ...rest } = params;
+      const end = until === undefined ? Date.now() : Date.parse(until);
+      const start = since === undefined ? end - DEFAULT_WINDOW_DAYS * DAY_MS : Date.parse(since);
+      if (start >= end) throw errors.invalidParam('since', 'must be before until');
+      if (end - start > MAX_WINDOW_DAYS * DAY_MS)
+        throw errors.invalidParam(
+          since === undefined ? 'until' : 'since',
+          `the window is at most ${MAX_WINDOW_DAYS} days`,
+        );
+      const series = await trendSeries(ctx.db.read, {
+        where: compileFilters(filtersOf(ctx, rest), { anyState: true }),
+        interval,
+        since: start,
+        until: end,
+      });
+      return {
+        body: JSON.stringify({
+          interval,
+          since: new Date(start).toISOString(),
+          until: new Date(end).toISOString(),
+          series,
+        }),
+      };
+    },
+  }),
+];
