@@ -15,6 +15,8 @@ export const ENDPOINT_PATHS: Record<keyof typeof endpointParams, string> = {
   facets: '/v1/jobs/facets',
   salary: '/v1/jobs/salary',
   trends: '/v1/jobs/trends',
+  history: '/v1/jobs/greenhouse:1/history',
+  sources: '/v1/sources',
 };
 
 const enc = encodeURIComponent;

@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { JobContent, Tracked } from '../model/job-row.ts';
 import { JobState } from '../model/job-state.ts';
+import type { ExpiryReason } from '../model/lifecycle.ts';
 
 export interface ExistingJob {
   id: string;
@@ -279,10 +280,16 @@ export async function promote(
   doc: string,
   modifiedFields: string[] = [],
 ): Promise<void> {
+  // The announcement is a version of its history too; a change of the same write recorded it already.
   await client.query(
-    `UPDATE jobs SET state = ${JobState.Live}, duplicate_of = NULL, expired_at = NULL, modified_at = $2::timestamptz,
-            modified_fields = $4::text[], doc = $3
-      WHERE id = $1`,
+    `WITH p AS (
+       UPDATE jobs SET state = ${JobState.Live}, duplicate_of = NULL, expired_at = NULL, modified_at = $2::timestamptz,
+              modified_fields = $4::text[], doc = $3
+        WHERE id = $1 RETURNING id
+     )
+     INSERT INTO job_versions (job_id, modified_at, modified_fields, changes)
+     SELECT id, $2::timestamptz, $4::text[], '{}' FROM p
+     ON CONFLICT DO NOTHING`,
     [id, ts, doc, modifiedFields],
   );
 }
@@ -301,14 +308,115 @@ export async function repoint(client: pg.PoolClient, from: string, to: string): 
   await client.query('UPDATE jobs SET duplicate_of = $2 WHERE duplicate_of = $1 AND id <> $2', [from, to]);
 }
 
-/** Deletes expired rows past the retention period, with the copies folded into them. */
+/**
+ * Deletes expired rows past the retention period, with the copies folded into them and the history
+ * of both. Returns the number of jobs deleted.
+ */
 export async function purgeExpired(pool: pg.Pool, retentionDays: number): Promise<number> {
-  const { rowCount } = await pool.query(
+  const { rows } = await pool.query<{ n: number }>(
     `WITH gone AS (
        DELETE FROM jobs WHERE state = ${JobState.Expired} AND expired_at < now() - $1 * interval '1 day' RETURNING id
-     )
-     DELETE FROM jobs WHERE state = ${JobState.Folded} AND duplicate_of IN (SELECT id FROM gone)`,
+     ),
+     copies AS (
+       DELETE FROM jobs WHERE state = ${JobState.Folded} AND duplicate_of IN (SELECT id FROM gone) RETURNING id
+     ),
+     ids AS (SELECT id FROM gone UNION ALL SELECT id FROM copies),
+     versions AS (DELETE FROM job_versions WHERE job_id IN (SELECT id FROM ids)),
+     life AS (DELETE FROM job_lifecycle WHERE id IN (SELECT id FROM ids))
+     SELECT count(*)::int AS n FROM ids`,
     [retentionDays],
   );
-  return rowCount ?? 0;
+  return rows[0].n;
+}
+
+// --- History: written in the transaction of the change it records -----------------------------------
+
+/** A description in a version: the digest the change was detected by (hex) and its length in characters. */
+export interface DescriptionValue {
+  sha256: string;
+  length: number | null;
+}
+
+const hexDigest = (v: unknown): string | null =>
+  typeof v === 'string' ? Buffer.from(v, 'base64url').toString('hex') : null;
+
+/**
+ * Records the versions of a batch: each row whose modified_at moves to `ts`, with the old and new value
+ * of each field it names. Runs before the rows are written: the old description's length is read from
+ * the stored row.
+ */
+export async function recordVersions(
+  client: pg.PoolClient,
+  ts: string,
+  changed: { before: ExistingJob; after: StoredRow }[],
+): Promise<void> {
+  if (!changed.length) return;
+  const versions = changed.map(({ before, after }) => {
+    const changes: Record<string, { old: unknown; new: unknown }> = {};
+    for (const f of after.modified_fields as (keyof Tracked)[]) {
+      changes[f] =
+        f === 'description'
+          ? {
+              old: { sha256: hexDigest(before.tracked.description), length: null },
+              new: {
+                sha256: hexDigest(after.tracked.description),
+                length: [...(JSON.parse(after.desc_html) as string)].length,
+              },
+            }
+          : { old: before.tracked[f] ?? null, new: after.tracked[f] ?? null };
+    }
+    return { id: after.id, fields: after.modified_fields, changes, old_desc: 'description' in changes };
+  });
+  await client.query(
+    `INSERT INTO job_versions (job_id, modified_at, modified_fields, changes)
+     SELECT v.id, $1::timestamptz, v.fields,
+            CASE WHEN v.old_desc
+                 THEN jsonb_set(v.changes, '{description,old,length}', to_jsonb(length(j.desc_html::json #>> '{}')))
+                 ELSE v.changes END
+       FROM json_to_recordset($2::json) AS v(id text, fields text[], changes jsonb, old_desc boolean)
+       LEFT JOIN jobs j ON j.id = v.id
+     ON CONFLICT DO NOTHING`,
+    [ts, JSON.stringify(versions)],
+  );
+}
+
+/**
+ * Notes that a load or crawl listed `ids` at `ts` (their last_seen_at), and that it wrote postings of
+ * `sources` (their last_load_at). Ids are sorted: one lock order for every writer.
+ */
+export async function recordSeen(
+  client: pg.PoolClient,
+  ts: string,
+  ids: string[],
+  sources: string[],
+): Promise<void> {
+  if (ids.length) {
+    await client.query(
+      `INSERT INTO job_lifecycle (id, last_seen_at) SELECT unnest($1::text[]), $2::timestamptz
+       ON CONFLICT (id) DO UPDATE SET last_seen_at = EXCLUDED.last_seen_at`,
+      [[...new Set(ids)].sort(), ts],
+    );
+  }
+  if (sources.length) {
+    await client.query('UPDATE sources SET last_load_at = $2::timestamptz WHERE slug = ANY($1::text[])', [
+      [...new Set(sources)].sort(),
+      ts,
+    ]);
+  }
+}
+
+/** Records why each of `ids` left the live population (`reasons` one per id, or one for all). */
+export async function recordExpiry(
+  client: pg.PoolClient,
+  ids: string[],
+  reasons: ExpiryReason | ExpiryReason[],
+): Promise<void> {
+  if (!ids.length) return;
+  const list = typeof reasons === 'string' ? ids.map(() => reasons) : reasons;
+  const order = ids.map((_, i) => i).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
+  await client.query(
+    `INSERT INTO job_lifecycle (id, expiry_reason) SELECT * FROM unnest($1::text[], $2::text[])
+     ON CONFLICT (id) DO UPDATE SET expiry_reason = EXCLUDED.expiry_reason`,
+    [order.map((i) => ids[i]), order.map((i) => list[i])],
+  );
 }

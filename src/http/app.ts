@@ -31,8 +31,10 @@ import { RequestLog } from './request-log.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { feedRoutes } from './routes/feeds.ts';
+import { historyRoutes } from './routes/history.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { sourceRoutes } from './routes/sources.ts';
 import type { AppContext, Route } from './routes/types.ts';
 import { answerConnect, COMMON_HEADERS, onClientError, onFrameworkError } from './server-errors.ts';
 
@@ -40,8 +42,10 @@ export const routes: Route[] = [
   ...feedRoutes,
   ...jobRoutes,
   ...analyticsRoutes,
+  ...historyRoutes,
   ...companyRoutes,
   ...metaRoutes,
+  ...sourceRoutes,
 ];
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -13,6 +13,8 @@ import {
   TAXONOMIES,
   WORK_ARRANGEMENTS,
 } from '../enums.ts';
+import { COPY_REASONS, EXPIRY_REASONS } from '../model/lifecycle.ts';
+import { TRACKED_FIELDS } from '../model/job-row.ts';
 
 const str = { type: 'string' };
 const strOrNull = { type: ['string', 'null'] };
@@ -305,6 +307,119 @@ const schemas: Record<string, unknown> = {
       version: str,
     },
     required: ['jobs', 'companies', 'newest', 'sources', 'coverage_pct', 'full_text_search', 'version'],
+  },
+  JobHistory: {
+    type: 'object',
+    description:
+      "A job's life. Asked by the id of a copy folded into another job, it answers with that job's history (`folded_into`).",
+    properties: {
+      id: { ...str, description: 'The job whose history this is (the original when asked by a copy)' },
+      requested_id: { ...str, description: 'The id asked for' },
+      folded_into: {
+        ...strOrNull,
+        description: 'The job the requested id was folded into; null when asked by its own id',
+      },
+      first_seen_at: { ...ts, description: "First indexed (the job's created_at)" },
+      last_seen_at: {
+        ...ts,
+        description:
+          'The last load or crawl whose records listed it (a record sent as gone does not list it)',
+      },
+      expired_at: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: 'When it left; null while live',
+      },
+      expiry_reason: {
+        type: ['string', 'null'],
+        enum: [...EXPIRY_REASONS, null],
+        description:
+          'Why it left; null while live. `removed_from_source`: a whole-board load or crawl of its board no longer listed it; `valid_through_passed`: its expires_at (validThrough) passed; `source_marked_closed`: its source sent it as closed (gone); `aged_out`: aged out by the service (not used: the service does not age postings out).',
+      },
+      versions: {
+        type: 'array',
+        description:
+          "Every announcement of the job through modified_at, oldest first: the modified feed's items for it, with the old and new value of each field named. A description is given as its SHA-256 (hex) and its length in characters, both of the sanitised HTML.",
+        items: {
+          type: 'object',
+          properties: {
+            modified_at: ts,
+            modified_fields: { type: 'array', items: { type: 'string', enum: [...TRACKED_FIELDS] } },
+            changes: {
+              type: 'object',
+              additionalProperties: {
+                type: 'object',
+                properties: { old: {}, new: {} },
+                required: ['old', 'new'],
+              },
+            },
+          },
+          required: ['modified_at', 'modified_fields', 'changes'],
+        },
+      },
+      copies: {
+        type: 'array',
+        description: 'Every posting folded into this job (its duplicate cluster), first seen first.',
+        items: {
+          type: 'object',
+          properties: {
+            id: str,
+            source: str,
+            source_type: { type: 'string', enum: [...SOURCE_TYPES] },
+            url: strOrNull,
+            first_seen_at: ts,
+            last_seen_at: ts,
+            reason: {
+              type: 'string',
+              enum: [...COPY_REASONS],
+              description:
+                '`same_url`: the same canonical URL; `same_employer_title_place`: the same employer, title and place; `near_identical_description`: the same employer and place under a reworded title, folded for its near-identical description.',
+            },
+          },
+          required: ['id', 'source', 'source_type', 'url', 'first_seen_at', 'last_seen_at', 'reason'],
+        },
+      },
+    },
+    required: [
+      'id',
+      'requested_id',
+      'folded_into',
+      'first_seen_at',
+      'last_seen_at',
+      'expired_at',
+      'expiry_reason',
+      'versions',
+      'copies',
+    ],
+  },
+  SourcesResponse: {
+    type: 'object',
+    properties: {
+      data: {
+        type: 'array',
+        description: 'Every known source, most live postings first.',
+        items: {
+          type: 'object',
+          properties: {
+            source: str,
+            source_type: { type: 'string', enum: [...SOURCE_TYPES] },
+            live: { type: 'integer', description: 'Live postings (folded copies and expired jobs excluded)' },
+            last_load_at: {
+              type: ['string', 'null'],
+              format: 'date-time',
+              description: 'The last committed write of a load or crawl that listed postings of the source',
+            },
+            median_age_days: {
+              type: ['number', 'null'],
+              description:
+                'Median age of its live postings in days (from posted_at), to a tenth; null without any',
+            },
+          },
+          required: ['source', 'source_type', 'live', 'last_load_at', 'median_age_days'],
+        },
+      },
+    },
+    required: ['data'],
   },
   Health: {
     type: 'object',

@@ -3,7 +3,15 @@
 // The service's schedules import this without loading enrichment and its reference data.
 import type pg from 'pg';
 import { bumpDataVersion, nextFeedTimestamp } from '../db/feed-clock.ts';
-import { boardMissing, copiesOf, expireRows, markGone, promote, repoint } from '../db/jobs-write.ts';
+import {
+  boardMissing,
+  copiesOf,
+  expireRows,
+  markGone,
+  promote,
+  recordExpiry,
+  repoint,
+} from '../db/jobs-write.ts';
 import { type Db, withTransaction } from '../db/pool.ts';
 
 /** When originals expire, their best remaining copy becomes live again (through the modified feed). */
@@ -33,6 +41,7 @@ export async function expireMissingFromBoard(db: Db, board: string, seenIds: str
     if (!missing.length) return 0;
     await markGone(client, missing);
     const expired = await expireRows(client, ts, missing);
+    await recordExpiry(client, expired, 'removed_from_source');
     const promoted = await unfold(client, expired, ts);
     await bumpDataVersion(client, { left: expired, entered: promoted });
     return expired.length;
@@ -45,6 +54,7 @@ export async function expireDue(db: Db): Promise<number> {
     const ts = await nextFeedTimestamp(client);
     const expired = await expireRows(client, ts);
     if (!expired.length) return 0;
+    await recordExpiry(client, expired, 'valid_through_passed');
     const promoted = await unfold(client, expired, ts);
     await bumpDataVersion(client, { left: expired, entered: promoted });
     return expired.length;

@@ -14,12 +14,16 @@ import {
 import { bumpDataVersion, nextFeedTimestamp } from '../db/feed-clock.ts';
 import {
   type Candidate,
+  type ExistingJob,
   expireRows,
   findCandidates,
   foldPairs,
   liveIds,
   loadExisting,
   promote,
+  recordExpiry,
+  recordSeen,
+  recordVersions,
   type StoredRow,
   stageVectors,
   unstageVectors,
@@ -207,6 +211,8 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
     lap('load_existing');
     const { rows, toExpire, expiredNow } = trackChanges(prepared, existing, ts, report);
     lap('change_tracking');
+    await recordHistory(client, ts, prepared, existing, rows);
+    lap('history');
     // Folding: rows that will be live are matched against the other copies of the same posting.
     const published = new Set(
       [...existing.values()].filter((e) => e.state === JobState.Live).map((e) => e.id),
@@ -229,6 +235,7 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
     const expired = toExpire.length
       ? [...expiredNow, ...(await expireRows(client, ts, toExpire))]
       : expiredNow;
+    await recordExpiryReasons(client, ts, prepared, rows, expired);
     if (expired.length) {
       report.expired += expired.length;
       await unfold(client, expired, ts);
@@ -240,6 +247,50 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
   });
   lap('commit');
   return report;
+}
+
+/**
+ * The history of a batch, written before its rows: a version for each row whose modified_at moves to
+ * `ts`, and the postings and sources this load listed (a posting sent as gone is not listed).
+ */
+async function recordHistory(
+  client: pg.PoolClient,
+  ts: string,
+  prepared: Prepared[],
+  existing: Map<string, ExistingJob>,
+  rows: StoredRow[],
+): Promise<void> {
+  const changed = rows.filter((r) => r.modified_at === ts && existing.has(r.id));
+  await recordVersions(
+    client,
+    ts,
+    changed.map((after) => ({ before: existing.get(after.id)!, after })),
+  );
+  await recordSeen(
+    client,
+    ts,
+    prepared.filter((p) => !p.content.gone).map((p) => p.content.id),
+    prepared.map((p) => p.content.source),
+  );
+}
+
+/** Why the rows of a batch that left at `ts` left: sent as gone (closed), else their expires_at passed. */
+async function recordExpiryReasons(
+  client: pg.PoolClient,
+  ts: string,
+  prepared: Prepared[],
+  rows: StoredRow[],
+  expired: string[],
+): Promise<void> {
+  // Rows written expired by this batch (new ones too) and live rows expired by it.
+  const ids = new Set([...expired, ...rows.filter((r) => r.expired_at === ts).map((r) => r.id)]);
+  if (!ids.size) return;
+  const gone = new Set(prepared.filter((p) => p.content.gone).map((p) => p.content.id));
+  await recordExpiry(
+    client,
+    [...ids],
+    [...ids].map((id) => (gone.has(id) ? 'source_marked_closed' : 'valid_through_passed')),
+  );
 }
 
 /** Employer resolution (given slug, then domain, then normalised name), then each posting's stored content. */

@@ -172,6 +172,8 @@ export const endpointParams = {
       'Interval of the series: day (default) or week, from since.',
     ),
   ],
+  history: [],
+  sources: [],
 } satisfies Record<string, readonly ParamDef<unknown, string>[]>;
 
 export type Endpoint = keyof typeof endpointParams;
