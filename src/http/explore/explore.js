@@ -464,6 +464,9 @@ function chartFrame(label) {
   return svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label });
 }
 
+// The last bucket is open-ended (`to` null).
+const bucketText = (b) => (b.to === null ? `${fmt(b.from)} and more` : `${fmt(b.from)}–${fmt(b.to)}`);
+
 function renderSalary(body) {
   salaryBody = body;
   const box = $('salary');
@@ -505,7 +508,7 @@ function renderSalary(body) {
       svg(
         'rect',
         { x: x + 1, y: y(b.count), width: Math.max(1, step - 2), height: y(0) - y(b.count), class: 'bar' },
-        svg('title', {}, `${fmt(b.from)}–${fmt(b.to)} ${pick.currency}: ${fmt(b.count)}`),
+        svg('title', {}, `${bucketText(b)} ${pick.currency}: ${fmt(b.count)}`),
       ),
     );
     if (i % every === 0)
