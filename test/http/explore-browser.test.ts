@@ -284,6 +284,14 @@ describe.skipIf(!haveChromium)('/explore in headless Chromium', () => {
     expect(filtersOfUrl(page.url()).toString()).toBe(filters.toString());
     const count = await api<{ count: number }>(t, `/v1/jobs/count?${filters}`);
     expect(await shownTotal(page)).toBe(count.body.count);
+    // The focus stays on the value, now pressed, so Enter again takes the filter off.
+    const focused = await page.evaluate(() => {
+      const e = document.activeElement;
+      return [e?.getAttribute('data-param'), e?.getAttribute('data-value'), e?.getAttribute('aria-pressed')];
+    });
+    expect(focused).toEqual([...target!, 'true']);
+    await page.keyboard.press('Enter');
+    await shown(page, new URLSearchParams({ title: 'nurse' }));
     expectOnlyService(w, t.key);
     await page.close();
   }, 60_000);

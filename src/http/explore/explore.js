@@ -381,6 +381,9 @@ function renderResults(body, append) {
 
 function renderFacets(body) {
   const box = $('facets');
+  // A keyboard user who pressed Enter on a value keeps the focus on it once the facets are new.
+  const focused = document.activeElement?.closest?.('.facet-value');
+  const refocus = focused && [focused.dataset.param, focused.dataset.value];
   box.replaceChildren();
   const p = pageParams();
   for (const facet of FACETS) {
@@ -427,6 +430,10 @@ function renderFacets(body) {
       ),
     );
   }
+  if (refocus)
+    [...box.querySelectorAll('.facet-value')]
+      .find((b) => b.dataset.param === refocus[0] && b.dataset.value === refocus[1])
+      ?.focus();
 }
 
 function renderChips(filters) {
@@ -435,7 +442,10 @@ function renderChips(filters) {
     if (TEXT_PARAMS.includes(name)) continue;
     const button = h('button', { type: 'button', class: 'chip', 'aria-label': `Remove ${name}: ${value}` });
     button.append(h('span', {}, `${name}: ${value}`), h('span', { 'aria-hidden': 'true' }, ' ×'));
-    button.addEventListener('click', () => removeFilter(name));
+    button.addEventListener('click', () => {
+      removeFilter(name);
+      $('q').focus();
+    });
     chips.push(button);
   }
   $('chips').replaceChildren(...chips);
