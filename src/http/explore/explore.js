@@ -141,7 +141,10 @@ function showErrors(errors) {
   const texts = [...new Set(errors.map(describe))];
   box.replaceChildren(...texts.map((t) => h('p', {}, t)));
   box.hidden = texts.length === 0;
-  if (errors.some((e) => e instanceof ApiError && e.status === 401)) askKey();
+  if (errors.some((e) => e instanceof ApiError && e.status === 401)) {
+    sessionStorage.removeItem(KEY);
+    askKey();
+  }
   // A per-minute 429 says when: ask again then.
   const wait = Math.max(
     0,
