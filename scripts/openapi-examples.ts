@@ -34,6 +34,15 @@ await capture('/v1/jobs/{id}', '/v1/jobs/greenhouse%3A0', 404);
 await capture('/v1/companies', '/v1/companies?limit=1', 200);
 await capture('/v1/companies/{slug}', `/v1/companies/${job.company.slug}`, 200);
 await capture('/v1/companies/{slug}', '/v1/companies/no-such-company', 404);
+await capture('/v1/jobs/facets', '/v1/jobs/facets?facets=country,remote,company&facet_limit=2', 200);
+await capture('/v1/jobs/facets', '/v1/jobs/facets?facets=planet', 400);
+await capture(
+  '/v1/jobs/salary',
+  '/v1/jobs/salary?salary_currency=USD&salary_buckets=50000,100000,150000',
+  200,
+);
+await capture('/v1/jobs/trends', '/v1/jobs/trends?since=2026-11-20&until=2026-11-27', 200);
+await capture('/v1/jobs/trends', '/v1/jobs/trends?since=2025-01-01&until=2026-11-27', 400);
 await capture('/v1/meta', '/v1/meta', 200);
 await capture('/v1/health', '/v1/health', 200, false);
 

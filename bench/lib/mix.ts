@@ -351,5 +351,53 @@ export function buildVariedKinds(s: Sample, perKind = 1000, seed = 1): Kind[] {
     modified: () => `/v1/jobs/modified?since=${30 + Math.floor(rnd() * 3620)}d&limit=200`,
     expired: () => `/v1/jobs/expired?since=${30 + Math.floor(rnd() * 3620)}d&limit=1000`,
   };
-  return buildKinds(pickParameters(s)).map((k) => ({ ...k, paths: distinct(paths[k.name]) }));
+  return [
+    ...buildKinds(pickParameters(s)).map((k) => ({ ...k, paths: distinct(paths[k.name]) })),
+    ...analyticsVariedKinds(s, perKind, seed),
+  ];
+}
+
+/**
+ * The analytics kinds of the varied mix (facets, salary distribution, trends), 1 % each on top of the
+ * fixed kinds' 100: the filters drawn as the varied mix draws them, from their own seeded sequence so
+ * that the other kinds send the same requests as without them.
+ */
+export function analyticsVariedKinds(s: Sample, perKind = 1000, seed = 1): Kind[] {
+  const rnd = prng(seed + 0x41);
+  const pick = <T>(xs: T[], n = xs.length): T => xs[Math.floor(rnd() * Math.min(n, xs.length))];
+  const countries = s.countries.slice(0, 60);
+  const words = s.titleWords.slice(0, 80);
+  const distinct = (make: () => string): string[] => {
+    const out = new Set<string>();
+    for (let tries = 0; out.size < perKind && tries < perKind * 20; tries++) out.add(make());
+    return [...out];
+  };
+  const dims = ['country', 'remote', 'seniority', 'skills', 'company', 'company_industry', 'source', 'city'];
+  const facetList = () => [...new Set([pick(dims), pick(dims), pick(dims)])].join(',');
+  const filters = (): Record<string, string | number> =>
+    pick([
+      () => ({}),
+      () => ({ country: pick(countries) }),
+      () => ({ country: pick(countries), title: pick(words) }),
+      () => ({ skill: pick(s.skillPairs, 300).join(',') }),
+      () => ({ remote: pick(['true', 'false']), taxonomies: pick(s.remoteTaxonomies) }),
+      () => ({ company_industry: pick(s.industries, 60) }),
+    ])();
+  const day = 86_400_000;
+  const make: Record<string, () => string> = {
+    facets: () =>
+      `/v1/jobs/facets?${q({ ...filters(), facets: facetList(), facet_limit: pick([5, 10, 20]), ...(rnd() < 0.1 ? { collapse: 'true' } : {}) })}`,
+    salary_distribution: () => `/v1/jobs/salary?${q(filters())}`,
+    trends: () => {
+      const days = 7 + Math.floor(rnd() * 358);
+      const until = new Date(Math.floor(Date.now() / day) * day);
+      return `/v1/jobs/trends?${q({
+        ...filters(),
+        since: new Date(until.getTime() - days * day).toISOString().slice(0, 10),
+        until: until.toISOString().slice(0, 10),
+        interval: days > 120 ? 'week' : 'day',
+      })}`;
+    },
+  };
+  return Object.entries(make).map(([name, f]) => ({ name, weight: 1, paths: distinct(f) }));
 }

@@ -102,6 +102,57 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs/facets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Facet counts of matching jobs */
+        get: operations["facetCountsOfMatchingJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/salary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Salary distribution of matching jobs */
+        get: operations["salaryDistributionOfMatchingJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Added, expired and live jobs over time */
+        get: operations["addedExpiredAndLiveJobsOverTime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies": {
         parameters: {
             query?: never;
@@ -336,6 +387,62 @@ export type components = {
                 expired_at: string;
             }[];
             next_cursor: string | null;
+        };
+        /** @description Per dimension, in the order asked: the top values by count (then value), the number of distinct values and of jobs (groups with collapse) without one. */
+        FacetsResponse: {
+            /** @description What /v1/jobs answers as total for the same filters. */
+            total: number;
+            facets: {
+                [key: string]: {
+                    values: {
+                        value: string | boolean;
+                        /** @description company: the company name */
+                        name?: string;
+                        count: number;
+                    }[];
+                    distinct: number;
+                    missing: number;
+                };
+            };
+        };
+        /** @description Per currency (most jobs first), the distribution of each job's annualised salary midpoint, (annual_min + annual_max) / 2. */
+        SalaryResponse: {
+            total: number;
+            with_salary: number;
+            currencies: {
+                currency: string;
+                count: number;
+                min: number;
+                p10: number;
+                p25: number;
+                median: number;
+                p75: number;
+                p90: number;
+                max: number;
+                histogram: {
+                    from: number;
+                    to: number | null;
+                    count: number;
+                }[];
+            }[];
+        };
+        TrendsResponse: {
+            /** @enum {string} */
+            interval: "day" | "week";
+            /** Format: date-time */
+            since: string;
+            /** Format: date-time */
+            until: string;
+            series: {
+                /** Format: date-time */
+                start: string;
+                /** @description Listed by /v1/jobs/feed with created_at in the interval */
+                added: number;
+                /** @description Listed by /v1/jobs/expired with expired_at in the interval */
+                expired: number;
+                /** @description Live at the interval's end */
+                live: number;
+            }[];
         };
         CompanySearchResponse: {
             data: components["schemas"]["Company"][];
@@ -1554,6 +1661,717 @@ export interface operations {
                      *       "error": "not found"
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-minute rate limit exceeded, or monthly quota exhausted */
+            429: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait (per-minute limit only) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unhandled server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or query timed out */
+            503: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    facetCountsOfMatchingJobs: {
+        parameters: {
+            query?: {
+                /** @description Search titles: `a b` AND, "quoted phrase", `a OR b`, leading `-` excludes. */
+                title?: string;
+                /** @description Same syntax as title, over title plus description combined. Slowest filter. */
+                description?: string;
+                /** @description Boolean title search: `&` AND, `|` OR, `!` NOT, `<->` adjacency, `term:*` prefix, 'quoted phrase', parentheses. */
+                title_advanced?: string;
+                /** @description Same operators as title_advanced, over title plus description. */
+                description_advanced?: string;
+                /** @description Case-insensitive substring of the hiring company name. */
+                organization?: string;
+                /** @description Comma-separated exact company names (case-insensitive) to exclude. */
+                exclude_organization?: string;
+                /** @description Company industry, exact and case-insensitive; comma = OR. */
+                company_industry?: string;
+                /** @description Company size bucket; comma = OR. */
+                company_size?: string;
+                /** @description Company employee count, inclusive minimum. */
+                employee_count_gte?: number;
+                /** @description Company employee count, exclusive maximum. */
+                employee_count_lt?: number;
+                /** @description Company total funding in USD, inclusive minimum. */
+                funding_gte?: number;
+                /** @description Company total funding in USD, exclusive maximum. */
+                funding_lt?: number;
+                /** @description Company HQ country, full name or ISO-2; comma = OR. */
+                company_country?: string;
+                /** @description Exact company website domain; comma = OR. */
+                domain?: string;
+                /** @description Job country, full name or ISO-2 (an unknown ISO-2 code is a 400); comma = OR. */
+                country?: string;
+                /** @description City, case-insensitive; comma = OR. */
+                city?: string;
+                /** @description State, province or region, case-insensitive; comma = OR. */
+                region?: string;
+                /** @description Continent; comma = OR. */
+                continent?: string;
+                /** @description true (or 1): remote only; false (or 0): on-site or hybrid only. */
+                remote?: "true" | "false" | "1" | "0";
+                /** @description Work arrangement; comma = OR. */
+                work_arrangement?: string;
+                /** @description Skills, comma = AND; lower-case single tokens, aliases such as c++ → cpp translated. */
+                skill?: string;
+                /** @description Taxonomies, comma = OR (overlap). */
+                taxonomies?: string;
+                /** @description Employment type; comma = OR. */
+                employment_type?: string;
+                /** @description Seniority; comma = OR. */
+                seniority?: string;
+                /** @description Experience level in years; comma = OR. */
+                experience_level?: string;
+                /** @description Education requirement, comma = OR (overlap). */
+                education?: string;
+                /** @description Posting language, English name or ISO 639-1 code; comma = OR. */
+                language?: string;
+                /** @description only: jobs mentioning visa sponsorship; exclude: hide them. */
+                visa_sponsorship?: "only" | "exclude";
+                /** @description true: only jobs with structured salary; false: only jobs without. */
+                has_salary?: "true" | "false";
+                /** @description Annual salary overlap: jobs whose annual_max is at least this value. */
+                salary_gte?: number;
+                /** @description Annual salary overlap: jobs whose annual_min is at most this value. */
+                salary_lte?: number;
+                /** @description Salary currency, ISO 4217, case-insensitive; comma = OR. */
+                salary_currency?: string;
+                /** @description Public source slug (legacy slugs accepted); comma = OR. An unknown slug matches nothing. */
+                source?: string;
+                /** @description Source type: ats, jobboard, aggregator; comma = OR. */
+                source_type?: string;
+                /** @description Comma-separated source slugs to exclude. */
+                exclude_source?: string;
+                /** @description Posting age window: a number and m, h or d (15m, 1h, 24h, 7d, 30d). */
+                time_frame?: string;
+                /** @description Posted on or after this ISO 8601 instant. */
+                posted_gte?: string;
+                /** @description Posted before this ISO 8601 instant. */
+                posted_lt?: string;
+                /** @description First indexed on or after this ISO 8601 instant. */
+                created_gte?: string;
+                /** @description First indexed before this ISO 8601 instant. */
+                created_lt?: string;
+                /** @description Fold repeats of one company plus title into the newest row, with `openings`; `total` counts groups. */
+                collapse?: "true" | "title,organization";
+                /** @description Dimensions to count, comma-separated, in the order wanted (required). */
+                facets?: ("country" | "continent" | "city" | "remote" | "work_arrangement" | "employment_type" | "seniority" | "experience_level" | "education_requirements" | "taxonomies" | "skills" | "source" | "source_type" | "job_language" | "company" | "company_industry" | "company_size") | string;
+                /** @description Top values per dimension, 1 to 100 (default 10). */
+                facet_limit?: number;
+                /** @description API key, when the Authorization header is not used (the header wins). */
+                api_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "total": 2001,
+                     *       "facets": {
+                     *         "country": {
+                     *           "values": [
+                     *             {
+                     *               "value": "US",
+                     *               "count": 1024
+                     *             },
+                     *             {
+                     *               "value": "GB",
+                     *               "count": 167
+                     *             }
+                     *           ],
+                     *           "distinct": 48,
+                     *           "missing": 0
+                     *         },
+                     *         "remote": {
+                     *           "values": [
+                     *             {
+                     *               "value": false,
+                     *               "count": 1843
+                     *             },
+                     *             {
+                     *               "value": true,
+                     *               "count": 158
+                     *             }
+                     *           ],
+                     *           "distinct": 2,
+                     *           "missing": 0
+                     *         },
+                     *         "company": {
+                     *           "values": [
+                     *             {
+                     *               "value": "stellar-manufacturing-group",
+                     *               "count": 154,
+                     *               "name": "Stellar Manufacturing"
+                     *             },
+                     *             {
+                     *               "value": "jovily-supply-inc",
+                     *               "count": 120,
+                     *               "name": "Jovily Supply"
+                     *             }
+                     *           ],
+                     *           "distinct": 149,
+                     *           "missing": 50
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FacetsResponse"];
+                };
+            };
+            /** @description Invalid request: unknown parameter, bad value, malformed cursor or search syntax */
+            400: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid request",
+                     *       "param": "facets",
+                     *       "hint": "unknown value \"planet\"; allowed values: country, continent, city, remote, work_arrangement, employment_type, seniority, experience_level, education_requirements, taxonomies, skills, source, source_type, job_language, company, company_industry, company_size"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-minute rate limit exceeded, or monthly quota exhausted */
+            429: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait (per-minute limit only) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unhandled server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or query timed out */
+            503: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    salaryDistributionOfMatchingJobs: {
+        parameters: {
+            query?: {
+                /** @description Search titles: `a b` AND, "quoted phrase", `a OR b`, leading `-` excludes. */
+                title?: string;
+                /** @description Same syntax as title, over title plus description combined. Slowest filter. */
+                description?: string;
+                /** @description Boolean title search: `&` AND, `|` OR, `!` NOT, `<->` adjacency, `term:*` prefix, 'quoted phrase', parentheses. */
+                title_advanced?: string;
+                /** @description Same operators as title_advanced, over title plus description. */
+                description_advanced?: string;
+                /** @description Case-insensitive substring of the hiring company name. */
+                organization?: string;
+                /** @description Comma-separated exact company names (case-insensitive) to exclude. */
+                exclude_organization?: string;
+                /** @description Company industry, exact and case-insensitive; comma = OR. */
+                company_industry?: string;
+                /** @description Company size bucket; comma = OR. */
+                company_size?: string;
+                /** @description Company employee count, inclusive minimum. */
+                employee_count_gte?: number;
+                /** @description Company employee count, exclusive maximum. */
+                employee_count_lt?: number;
+                /** @description Company total funding in USD, inclusive minimum. */
+                funding_gte?: number;
+                /** @description Company total funding in USD, exclusive maximum. */
+                funding_lt?: number;
+                /** @description Company HQ country, full name or ISO-2; comma = OR. */
+                company_country?: string;
+                /** @description Exact company website domain; comma = OR. */
+                domain?: string;
+                /** @description Job country, full name or ISO-2 (an unknown ISO-2 code is a 400); comma = OR. */
+                country?: string;
+                /** @description City, case-insensitive; comma = OR. */
+                city?: string;
+                /** @description State, province or region, case-insensitive; comma = OR. */
+                region?: string;
+                /** @description Continent; comma = OR. */
+                continent?: string;
+                /** @description true (or 1): remote only; false (or 0): on-site or hybrid only. */
+                remote?: "true" | "false" | "1" | "0";
+                /** @description Work arrangement; comma = OR. */
+                work_arrangement?: string;
+                /** @description Skills, comma = AND; lower-case single tokens, aliases such as c++ → cpp translated. */
+                skill?: string;
+                /** @description Taxonomies, comma = OR (overlap). */
+                taxonomies?: string;
+                /** @description Employment type; comma = OR. */
+                employment_type?: string;
+                /** @description Seniority; comma = OR. */
+                seniority?: string;
+                /** @description Experience level in years; comma = OR. */
+                experience_level?: string;
+                /** @description Education requirement, comma = OR (overlap). */
+                education?: string;
+                /** @description Posting language, English name or ISO 639-1 code; comma = OR. */
+                language?: string;
+                /** @description only: jobs mentioning visa sponsorship; exclude: hide them. */
+                visa_sponsorship?: "only" | "exclude";
+                /** @description true: only jobs with structured salary; false: only jobs without. */
+                has_salary?: "true" | "false";
+                /** @description Annual salary overlap: jobs whose annual_max is at least this value. */
+                salary_gte?: number;
+                /** @description Annual salary overlap: jobs whose annual_min is at most this value. */
+                salary_lte?: number;
+                /** @description Salary currency, ISO 4217, case-insensitive; comma = OR. */
+                salary_currency?: string;
+                /** @description Public source slug (legacy slugs accepted); comma = OR. An unknown slug matches nothing. */
+                source?: string;
+                /** @description Source type: ats, jobboard, aggregator; comma = OR. */
+                source_type?: string;
+                /** @description Comma-separated source slugs to exclude. */
+                exclude_source?: string;
+                /** @description Posting age window: a number and m, h or d (15m, 1h, 24h, 7d, 30d). */
+                time_frame?: string;
+                /** @description Posted on or after this ISO 8601 instant. */
+                posted_gte?: string;
+                /** @description Posted before this ISO 8601 instant. */
+                posted_lt?: string;
+                /** @description First indexed on or after this ISO 8601 instant. */
+                created_gte?: string;
+                /** @description First indexed before this ISO 8601 instant. */
+                created_lt?: string;
+                /** @description Histogram edges, ascending annual amounts; buckets from 0 to the first, between each two, and past the last. Default: about ten round-width buckets per currency over its range. */
+                salary_buckets?: string;
+                /** @description API key, when the Authorization header is not used (the header wins). */
+                api_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "total": 441,
+                     *       "with_salary": 441,
+                     *       "currencies": [
+                     *         {
+                     *           "currency": "USD",
+                     *           "count": 441,
+                     *           "min": 10920,
+                     *           "p10": 26000,
+                     *           "p25": 43000,
+                     *           "median": 73500,
+                     *           "p75": 115500,
+                     *           "p90": 146500,
+                     *           "max": 358500,
+                     *           "histogram": [
+                     *             {
+                     *               "from": 0,
+                     *               "to": 50000,
+                     *               "count": 144
+                     *             },
+                     *             {
+                     *               "from": 50000,
+                     *               "to": 100000,
+                     *               "count": 144
+                     *             },
+                     *             {
+                     *               "from": 100000,
+                     *               "to": 150000,
+                     *               "count": 111
+                     *             },
+                     *             {
+                     *               "from": 150000,
+                     *               "to": null,
+                     *               "count": 42
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SalaryResponse"];
+                };
+            };
+            /** @description Invalid request: unknown parameter, bad value, malformed cursor or search syntax */
+            400: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-minute rate limit exceeded, or monthly quota exhausted */
+            429: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait (per-minute limit only) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unhandled server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or query timed out */
+            503: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addedExpiredAndLiveJobsOverTime: {
+        parameters: {
+            query?: {
+                /** @description Search titles: `a b` AND, "quoted phrase", `a OR b`, leading `-` excludes. */
+                title?: string;
+                /** @description Same syntax as title, over title plus description combined. Slowest filter. */
+                description?: string;
+                /** @description Boolean title search: `&` AND, `|` OR, `!` NOT, `<->` adjacency, `term:*` prefix, 'quoted phrase', parentheses. */
+                title_advanced?: string;
+                /** @description Same operators as title_advanced, over title plus description. */
+                description_advanced?: string;
+                /** @description Case-insensitive substring of the hiring company name. */
+                organization?: string;
+                /** @description Comma-separated exact company names (case-insensitive) to exclude. */
+                exclude_organization?: string;
+                /** @description Company industry, exact and case-insensitive; comma = OR. */
+                company_industry?: string;
+                /** @description Company size bucket; comma = OR. */
+                company_size?: string;
+                /** @description Company employee count, inclusive minimum. */
+                employee_count_gte?: number;
+                /** @description Company employee count, exclusive maximum. */
+                employee_count_lt?: number;
+                /** @description Company total funding in USD, inclusive minimum. */
+                funding_gte?: number;
+                /** @description Company total funding in USD, exclusive maximum. */
+                funding_lt?: number;
+                /** @description Company HQ country, full name or ISO-2; comma = OR. */
+                company_country?: string;
+                /** @description Exact company website domain; comma = OR. */
+                domain?: string;
+                /** @description Job country, full name or ISO-2 (an unknown ISO-2 code is a 400); comma = OR. */
+                country?: string;
+                /** @description City, case-insensitive; comma = OR. */
+                city?: string;
+                /** @description State, province or region, case-insensitive; comma = OR. */
+                region?: string;
+                /** @description Continent; comma = OR. */
+                continent?: string;
+                /** @description true (or 1): remote only; false (or 0): on-site or hybrid only. */
+                remote?: "true" | "false" | "1" | "0";
+                /** @description Work arrangement; comma = OR. */
+                work_arrangement?: string;
+                /** @description Skills, comma = AND; lower-case single tokens, aliases such as c++ → cpp translated. */
+                skill?: string;
+                /** @description Taxonomies, comma = OR (overlap). */
+                taxonomies?: string;
+                /** @description Employment type; comma = OR. */
+                employment_type?: string;
+                /** @description Seniority; comma = OR. */
+                seniority?: string;
+                /** @description Experience level in years; comma = OR. */
+                experience_level?: string;
+                /** @description Education requirement, comma = OR (overlap). */
+                education?: string;
+                /** @description Posting language, English name or ISO 639-1 code; comma = OR. */
+                language?: string;
+                /** @description only: jobs mentioning visa sponsorship; exclude: hide them. */
+                visa_sponsorship?: "only" | "exclude";
+                /** @description true: only jobs with structured salary; false: only jobs without. */
+                has_salary?: "true" | "false";
+                /** @description Annual salary overlap: jobs whose annual_max is at least this value. */
+                salary_gte?: number;
+                /** @description Annual salary overlap: jobs whose annual_min is at most this value. */
+                salary_lte?: number;
+                /** @description Salary currency, ISO 4217, case-insensitive; comma = OR. */
+                salary_currency?: string;
+                /** @description Public source slug (legacy slugs accepted); comma = OR. An unknown slug matches nothing. */
+                source?: string;
+                /** @description Source type: ats, jobboard, aggregator; comma = OR. */
+                source_type?: string;
+                /** @description Comma-separated source slugs to exclude. */
+                exclude_source?: string;
+                /** @description Posting age window: a number and m, h or d (15m, 1h, 24h, 7d, 30d). */
+                time_frame?: string;
+                /** @description Posted on or after this ISO 8601 instant. */
+                posted_gte?: string;
+                /** @description Posted before this ISO 8601 instant. */
+                posted_lt?: string;
+                /** @description First indexed on or after this ISO 8601 instant. */
+                created_gte?: string;
+                /** @description First indexed before this ISO 8601 instant. */
+                created_lt?: string;
+                /** @description Window start, ISO 8601 date or instant (default: until minus 90 days). */
+                since?: string;
+                /** @description Window end, exclusive, ISO 8601 date or instant (default: now); at most 365 days after since. */
+                until?: string;
+                /** @description Interval of the series: day (default) or week, from since. */
+                interval?: "day" | "week";
+                /** @description API key, when the Authorization header is not used (the header wins). */
+                api_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "interval": "day",
+                     *       "since": "2026-11-20T00:00:00.000Z",
+                     *       "until": "2026-11-27T00:00:00.000Z",
+                     *       "series": [
+                     *         {
+                     *           "start": "2026-11-20T00:00:00.000Z",
+                     *           "added": 0,
+                     *           "expired": 0,
+                     *           "live": 0
+                     *         },
+                     *         {
+                     *           "start": "2026-11-21T00:00:00.000Z",
+                     *           "added": 0,
+                     *           "expired": 0,
+                     *           "live": 0
+                     *         },
+                     *         {
+                     *           "start": "2026-11-22T00:00:00.000Z",
+                     *           "added": 0,
+                     *           "expired": 0,
+                     *           "live": 0
+                     *         },
+                     *         {
+                     *           "start": "2026-11-23T00:00:00.000Z",
+                     *           "added": 0,
+                     *           "expired": 0,
+                     *           "live": 0
+                     *         },
+                     *         {
+                     *           "start": "2026-11-24T00:00:00.000Z",
+                     *           "added": 0,
+                     *           "expired": 0,
+                     *           "live": 0
+                     *         },
+                     *         {
+                     *           "start": "2026-11-25T00:00:00.000Z",
+                     *           "added": 0,
+                     *           "expired": 0,
+                     *           "live": 0
+                     *         },
+                     *         {
+                     *           "start": "2026-11-26T00:00:00.000Z",
+                     *           "added": 0,
+                     *           "expired": 0,
+                     *           "live": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TrendsResponse"];
+                };
+            };
+            /** @description Invalid request: unknown parameter, bad value, malformed cursor or search syntax */
+            400: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid request",
+                     *       "param": "since",
+                     *       "hint": "the window is at most 365 days"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };

@@ -205,7 +205,7 @@ const schemas: Record<string, unknown> = {
               items: {
                 type: 'object',
                 properties: {
-                  value: { type: ['string', 'boolean'] },
+                  value: { anyOf: [{ type: 'string' }, { type: 'boolean' }] },
                   name: { type: 'string', description: 'company: the company name' },
                   count: { type: 'integer' },
                 },
@@ -494,7 +494,7 @@ function parameter(def: ParamDef) {
   return {
     name: def.name,
     in: 'query',
-    required: false,
+    required: def.required ?? false,
     description: def.description,
     schema: def.codec.schema,
   };

@@ -310,7 +310,8 @@ describe('salary distribution', () => {
           expect(c.min).toBe(vs[0]);
           expect(c.max).toBe(vs[vs.length - 1]);
           const ps = [c.p10, c.p25, c.median, c.p75, c.p90];
-          [0.1, 0.25, 0.5, 0.75, 0.9].forEach((p, i) => expect(ps[i]).toBeCloseTo(percentile(vs, p), 6));
+          for (const [i, p] of [0.1, 0.25, 0.5, 0.75, 0.9].entries())
+            expect(ps[i]).toBeCloseTo(percentile(vs, p), 6);
           const bounds = edges ? [0, ...edges.filter((e) => e > 0)] : niceEdges(vs[0]!, vs[vs.length - 1]!);
           const want = bounds.map((from, k) => ({
             from,

@@ -21,6 +21,8 @@ export interface ParamDef<T = unknown, N extends string = string> {
   name: N;
   codec: c.Codec<T>;
   description: string;
+  /** Must be given (a 400 naming it otherwise); every other parameter is optional. */
+  required?: boolean;
 }
 
 const p = <const N extends string, T>(name: N, codec: c.Codec<T>, description: string): ParamDef<T, N> => ({
@@ -231,6 +233,8 @@ export function parseParams<E extends Endpoint>(endpoint: E, query: RawQuery): E
     if (raw.includes('\0')) throw new ParamError(name, 'must not contain the NUL character (%00)');
     out[name] = def.codec.parse(raw, name);
   }
+  for (const def of defs)
+    if (def.required && !(def.name in out)) throw new ParamError(def.name, 'required parameter is missing');
   // Each value came from the codec of its name, so the object has the endpoint's parameter types.
   return out as EndpointParams<E>;
 }

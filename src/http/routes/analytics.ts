@@ -29,7 +29,8 @@ export const analyticsRoutes: Route[] = [
       const data = await computeFacets(
         ctx.db.read,
         { where: compileFilters(filters), collapse: collapse !== undefined, limit: facet_limit ?? 10 },
-        facets.map((name) => dimension(name)!),
+        // Required and checked against the names by the registry.
+        facets!.map((name) => dimension(name)!),
       );
       return { body: JSON.stringify(data) };
     },
