@@ -27,7 +27,11 @@ await capture('/v1/jobs', '/v1/jobs?limit=many', 400);
 await capture('/v1/jobs', '/v1/jobs?limit=1', 401, false);
 await capture('/v1/jobs/count', '/v1/jobs/count?country=US', 200);
 await capture('/v1/jobs/feed', '/v1/jobs/feed?created_gte=2020-01-01T00:00:00Z&limit=1', 200);
-await capture('/v1/jobs/modified', '/v1/jobs/modified?modified_gte=2020-01-01T00:00:00Z&limit=1', 200);
+const modified = (await capture(
+  '/v1/jobs/modified',
+  '/v1/jobs/modified?modified_gte=2020-01-01T00:00:00Z&limit=1',
+  200,
+)) as { data: { id: string }[] };
 await capture('/v1/jobs/expired', '/v1/jobs/expired?expired_gte=2020-01-01T00:00:00Z&limit=1', 200);
 await capture('/v1/jobs/{id}', `/v1/jobs/${encodeURIComponent(job.id)}`, 200);
 await capture('/v1/jobs/{id}', '/v1/jobs/greenhouse%3A0', 404);
@@ -44,6 +48,14 @@ await capture(
 await capture('/v1/jobs/trends', '/v1/jobs/trends?since=2026-11-20&until=2026-11-27', 200);
 await capture('/v1/jobs/trends', '/v1/jobs/trends?since=2025-01-01&until=2026-11-27', 400);
 await capture('/v1/meta', '/v1/meta', 200);
+// A job with a version: it is in the modified feed.
+await capture(
+  '/v1/jobs/{id}/history',
+  `/v1/jobs/${encodeURIComponent(modified.data[0]?.id ?? job.id)}/history`,
+  200,
+);
+await capture('/v1/jobs/{id}/history', '/v1/jobs/greenhouse%3A0/history', 404);
+await capture('/v1/sources', '/v1/sources', 200);
 await capture('/v1/health', '/v1/health', 200, false);
 
 const file = new URL('../src/http/openapi-examples.json', import.meta.url);

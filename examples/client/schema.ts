@@ -153,6 +153,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** History of one job */
+        get: operations["historyOfOneJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies": {
         parameters: {
             query?: never;
@@ -213,6 +230,23 @@ export type paths = {
         };
         /** Liveness */
         get: operations["liveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Freshness per source */
+        get: operations["freshnessPerSource"];
         put?: never;
         post?: never;
         delete?: never;
@@ -462,6 +496,81 @@ export type components = {
             };
             full_text_search: boolean;
             version: string;
+        };
+        /** @description A job's life. Asked by the id of a copy folded into another job, it answers with that job's history (`folded_into`). */
+        JobHistory: {
+            /** @description The job whose history this is (the original when asked by a copy) */
+            id: string;
+            /** @description The id asked for */
+            requested_id: string;
+            /** @description The job the requested id was folded into; null when asked by its own id */
+            folded_into: string | null;
+            /**
+             * Format: date-time
+             * @description First indexed (the job's created_at)
+             */
+            first_seen_at: string;
+            /**
+             * Format: date-time
+             * @description The last load or crawl whose records listed it (a record sent as gone does not list it)
+             */
+            last_seen_at: string;
+            /**
+             * Format: date-time
+             * @description When it left; null while live
+             */
+            expired_at: string | null;
+            /**
+             * @description Why it left; null while live. `removed_from_source`: a whole-board load or crawl of its board no longer listed it; `valid_through_passed`: its expires_at (validThrough) passed; `source_marked_closed`: its source sent it as closed (gone); `aged_out`: aged out by the service (not used: the service does not age postings out).
+             * @enum {string|null}
+             */
+            expiry_reason: "removed_from_source" | "valid_through_passed" | "source_marked_closed" | "aged_out" | null;
+            /** @description Every announcement of the job through modified_at, oldest first: the modified feed's items for it, with the old and new value of each field named. A description is given as its SHA-256 (hex) and its length in characters, both of the sanitised HTML. */
+            versions: {
+                /** Format: date-time */
+                modified_at: string;
+                modified_fields: ("title" | "organization_name" | "locations" | "countries" | "employment_type" | "work_arrangement" | "seniority" | "salary_min" | "salary_max" | "salary_currency" | "salary_unit" | "apply_url" | "url" | "remote" | "department" | "description")[];
+                changes: {
+                    [key: string]: {
+                        old: unknown;
+                        new: unknown;
+                    };
+                };
+            }[];
+            /** @description Every posting folded into this job (its duplicate cluster), first seen first. */
+            copies: {
+                id: string;
+                source: string;
+                /** @enum {string} */
+                source_type: "ats" | "jobboard" | "aggregator";
+                url: string | null;
+                /** Format: date-time */
+                first_seen_at: string;
+                /** Format: date-time */
+                last_seen_at: string;
+                /**
+                 * @description `same_url`: the same canonical URL; `same_employer_title_place`: the same employer, title and place; `near_identical_description`: the same employer and place under a reworded title, folded for its near-identical description.
+                 * @enum {string}
+                 */
+                reason: "same_url" | "same_employer_title_place" | "near_identical_description";
+            }[];
+        };
+        SourcesResponse: {
+            /** @description Every known source, most live postings first. */
+            data: {
+                source: string;
+                /** @enum {string} */
+                source_type: "ats" | "jobboard" | "aggregator";
+                /** @description Live postings (folded copies and expired jobs excluded) */
+                live: number;
+                /**
+                 * Format: date-time
+                 * @description The last committed write of a load or crawl that listed postings of the source
+                 */
+                last_load_at: string | null;
+                /** @description Median age of its live postings in days (from posted_at), to a tenth; null without any */
+                median_age_days: number | null;
+            }[];
         };
         Health: {
             /** @enum {string} */
@@ -2424,6 +2533,124 @@ export interface operations {
             };
         };
     };
+    historyOfOneJob: {
+        parameters: {
+            query?: {
+                /** @description API key, when the Authorization header is not used (the header wins). */
+                api_key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Job id `<source>:<native_id>`, exact after URL-decoding */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobHistory"];
+                };
+            };
+            /** @description Invalid request: unknown parameter, bad value, malformed cursor or search syntax */
+            400: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-minute rate limit exceeded, or monthly quota exhausted */
+            429: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait (per-minute limit only) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unhandled server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or query timed out */
+            503: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     searchCompanies: {
         parameters: {
             query?: {
@@ -2912,6 +3139,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    freshnessPerSource: {
+        parameters: {
+            query?: {
+                /** @description API key, when the Authorization header is not used (the header wins). */
+                api_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourcesResponse"];
+                };
+            };
+            /** @description Invalid request: unknown parameter, bad value, malformed cursor or search syntax */
+            400: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-minute rate limit exceeded, or monthly quota exhausted */
+            429: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait (per-minute limit only) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unhandled server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database unavailable or query timed out */
+            503: {
+                headers: {
+                    /** @description Requests allowed per sliding 60 seconds */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees a request */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -212,6 +212,30 @@ export async function foldPairs(
        FROM pairs p WHERE j.duplicate_of = p.id AND NOT (j.id = ANY($1::text[]))`,
     [ids, pairs.map((p) => p[1]), ts, ids.filter((id) => published.has(id))],
   );
+  await recordCopyReasons(client, ids);
+}
+
+/**
+ * Records why each of `ids`, just folded, was judged a copy: against every other member of its cluster
+ * as it stands now (it may have matched another copy), the same canonical URL; else the same employer,
+ * title and place key with the same title text; else the same key under a reworded title, folded for its
+ * near-identical description. Kept as decided: later changes to either posting do not rewrite it.
+ */
+export async function recordCopyReasons(client: pg.PoolClient, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  const member = `FROM jobs m WHERE (m.id = c.duplicate_of OR m.duplicate_of = c.duplicate_of) AND m.id <> c.id`;
+  await client.query(
+    `INSERT INTO job_lifecycle (id, copy_reason)
+     SELECT c.id, CASE
+              WHEN EXISTS (SELECT 1 ${member} AND m.canonical_url = c.canonical_url) THEN 'same_url'
+              WHEN EXISTS (SELECT 1 ${member} AND m.dedupe_key = c.dedupe_key AND lower(m.title_raw) = lower(c.title_raw))
+                THEN 'same_employer_title_place'
+              ELSE 'near_identical_description' END
+       FROM jobs c WHERE c.id = ANY($1::text[]) AND c.state = ${JobState.Folded}
+      ORDER BY c.id
+     ON CONFLICT (id) DO UPDATE SET copy_reason = EXCLUDED.copy_reason`,
+    [ids],
+  );
 }
 
 /** Expires live rows whose `expires_at` has passed, or by id; returns the ids expired. */

@@ -978,13 +978,16 @@ CREATE TABLE job_versions (
   PRIMARY KEY (job_id, modified_at)
 );
 
--- When a load or crawl last listed the job, and why it left the live population (kept while it is
--- live again: only read while it is expired). Updated by every load that lists it: room for HOT updates.
+-- When a load or crawl last listed the job, why it left the live population (only read while it is
+-- expired) and why it was judged a copy when it was folded (only read while it is folded). Updated by
+-- every load that lists it: room for HOT updates.
 CREATE TABLE job_lifecycle (
   id            text PRIMARY KEY,
   last_seen_at  timestamptz,
   expiry_reason text CHECK (expiry_reason IN
-                  ('removed_from_source', 'valid_through_passed', 'source_marked_closed', 'aged_out'))
+                  ('removed_from_source', 'valid_through_passed', 'source_marked_closed', 'aged_out')),
+  copy_reason   text CHECK (copy_reason IN
+                  ('same_url', 'same_employer_title_place', 'near_identical_description'))
 ) WITH (fillfactor = 80);
 
 -- The last committed write of a load or crawl that listed postings of the source.

@@ -21,6 +21,7 @@ import {
   liveIds,
   loadExisting,
   promote,
+  recordCopyReasons,
   recordExpiry,
   recordSeen,
   recordVersions,
@@ -230,6 +231,7 @@ async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: nu
     await unstageVectors(client, token);
     lap('upsert');
     await applyFolds(client, plan, ts);
+    await recordCopyReasons(client, [...plan.arriving.keys()]);
     lap('fold_write');
 
     const expired = toExpire.length

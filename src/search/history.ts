@@ -48,6 +48,7 @@ interface Member {
   last_seen_at: string;
   expired_at: string | null;
   expiry_reason: ExpiryReason | null;
+  copy_reason: CopyReason | null;
   canonical_url: string | null;
   dedupe_key: string;
   title_key: string;
@@ -62,7 +63,7 @@ const MEMBER_SQL = `SELECT j.id, j.state, j.duplicate_of, j.source, j.source_typ
          CASE WHEN j.expires_at <= j.expired_at THEN 'valid_through_passed'
               WHEN j.gone AND j.board IS NOT NULL THEN 'removed_from_source'
               WHEN j.gone THEN 'source_marked_closed' END) END AS expiry_reason,
-       j.canonical_url, j.dedupe_key, lower(j.title_raw) AS title_key
+       l.copy_reason, j.canonical_url, j.dedupe_key, lower(j.title_raw) AS title_key
   FROM jobs j LEFT JOIN job_lifecycle l ON l.id = j.id`;
 
 /** Folds lead to their survivor in one step (copies of a folded row follow it); a few hops at most. */
@@ -121,19 +122,17 @@ export async function jobHistory(pool: pg.Pool, id: string): Promise<JobHistory 
         url: m.url,
         first_seen_at: m.first_seen_at,
         last_seen_at: m.last_seen_at,
-        reason: copyReason(m, members),
+        reason: m.copy_reason ?? copyReason(m, members),
       })),
     };
   });
 }
 
 /**
- * Why `copy` was judged a copy, from the keys folding matches on, against any other member of its
- * cluster (a copy may have matched another copy): the same canonical URL; else the same employer,
- * normalised title and place with the same title text; else a re-post under another wording, folded
- * for its near-identical description. A copy whose keys changed since it was folded keeps the last.
+ * Why `copy` was judged a copy, for copies folded before the reason was recorded at folding (see
+ * recordCopyReasons, which decides the same way): from the keys as they are now.
  */
-export function copyReason(copy: Member, members: Member[]): CopyReason {
+function copyReason(copy: Member, members: Member[]): CopyReason {
   const others = members.filter((m) => m.id !== copy.id);
   if (copy.canonical_url !== null && others.some((m) => m.canonical_url === copy.canonical_url))
     return 'same_url';

@@ -31,6 +31,8 @@ describe('/openapi.json', () => {
       '/v1/jobs/facets': 'facets',
       '/v1/jobs/salary': 'salary',
       '/v1/jobs/trends': 'trends',
+      '/v1/jobs/{id}/history': 'history',
+      '/v1/sources': 'sources',
       '/v1/companies': 'companies',
       '/v1/companies/{slug}': 'company',
       '/v1/meta': null,
