@@ -296,6 +296,27 @@ describe.skipIf(!haveChromium)('/explore in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('searches titles and descriptions when asked to', async () => {
+    const w = await newPage({ key: t.key });
+    const { page } = w;
+    await page.goto(`${base}/explore`, { waitUntil: 'domcontentloaded' });
+    await shown(page, new URLSearchParams());
+    await page.select('#field', 'description');
+    await page.type('#q', 'kubernetes');
+    const filters = new URLSearchParams({ description: 'kubernetes' });
+    await shown(page, filters);
+    const answer = await api<{ total: number; data: { id: string }[] }>(
+      t,
+      `/v1/jobs?${filters}&limit=${PAGE_SIZE}`,
+    );
+    expect(answer.body.total).toBeGreaterThan(0);
+    expect(await shownTotal(page)).toBe(answer.body.total);
+    expect(await shownIds(page)).toEqual(answer.body.data.map((j) => j.id));
+    expect(await page.$eval('#error', (e) => (e as HTMLElement).hidden)).toBe(true);
+    expectOnlyService(w, t.key);
+    await page.close();
+  }, 60_000);
+
   it('fits a 375 px wide screen', async () => {
     const w = await newPage({ key: t.key, width: 375 });
     const { page } = w;

@@ -99,8 +99,9 @@ class ApiError extends Error {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * One API request with the key. A 429 for too much expensive work at once (the account's share of
- * aggregations and heavy searches) is asked again after its Retry-After, twice at most.
+ * One API request with the key. Too much expensive work at once (a 429 for the account's share of
+ * aggregations and heavy searches, a 503 for the process's) is asked again after its Retry-After, twice
+ * at most: a query typed on while the last one still runs meets its own requests there.
  */
 async function api(path, params, signal, tries = 3) {
   const qs = params ? params.toString() : '';
@@ -111,7 +112,10 @@ async function api(path, params, signal, tries = 3) {
   });
   const body = await res.json().catch(() => ({}));
   const retryAfter = res.headers.get('retry-after');
-  if (res.status === 429 && body.error === 'too many expensive requests' && retryAfter && tries > 1) {
+  const busy =
+    (res.status === 429 && body.error === 'too many expensive requests') ||
+    (res.status === 503 && body.error === 'service unavailable');
+  if (busy && retryAfter && tries > 1) {
     await sleep(Number(retryAfter) * 1000);
     signal?.throwIfAborted();
     return api(path, params, signal, tries - 1);
