@@ -4,8 +4,10 @@
 // filter it adds; a posting opens with its history; the URL alone brings the same state back. Keyboard
 // use, a 375 px wide screen, the API's errors (a 400 naming its parameter, a 429 saying when to retry)
 // and the key never leaving the Authorization header are part of it, and nothing is loaded from
-// anywhere but the service. Skipped where Chromium is not installed (CI installs it).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// anywhere but the service. Skipped where Chromium is not installed (CI installs it); the page and its
+// assets as served (headers, bytes, gzip) are checked without it.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -22,8 +24,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`skipping the /explore browser test: no Chromium at ${CHROMIUM}`);
 
-export const SCREENSHOT = path.resolve('test-results/explore.png');
-export const SCREENSHOT_NARROW = path.resolve('test-results/explore-375.png');
+const SCREENSHOT = path.resolve('test-results/explore.png');
+const SCREENSHOT_NARROW = path.resolve('test-results/explore-375.png');
 const KEY_STORE = 'jps-explore-key';
 const PAGE_SIZE = 20;
 
@@ -123,20 +125,38 @@ function expectOnlyService(w: Watched, key: string): void {
   expect(w.errors).toEqual([]);
 }
 
-describe.skipIf(!haveChromium)('/explore in headless Chromium', () => {
-  it('is served with its strict headers', async () => {
-    const res = await fetch(`${base}/explore`, { headers: { 'accept-encoding': 'gzip' } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    for (const [name, value] of Object.entries(EXPLORE_HEADERS)) expect(res.headers.get(name)).toBe(value);
-    expect(await res.text()).toContain('<script type="module" src="/explore/explore.js">');
-    for (const asset of ['/explore/explore.js', '/explore/explore.css']) {
-      const r = await fetch(`${base}${asset}`);
-      expect(r.status).toBe(200);
-      expect(r.headers.get('content-security-policy')).toBe(EXPLORE_HEADERS['content-security-policy']);
+// Without a browser: the page and its assets, their headers, gzipped when asked.
+describe('/explore as served', () => {
+  let plain: TestApp;
+  beforeAll(async () => {
+    plain = await createTestApp();
+  });
+  afterAll(async () => plain?.close());
+
+  it('serves the page and its assets with a strict policy, gzipped when asked', async () => {
+    const assets = [
+      ['/explore', 'text/html; charset=utf-8', 'index.html'],
+      ['/explore/explore.js', 'text/javascript; charset=utf-8', 'explore.js'],
+      ['/explore/explore.css', 'text/css; charset=utf-8', 'explore.css'],
+    ];
+    for (const [url, type, file] of assets) {
+      const source = readFileSync(new URL(`../../src/http/explore/${file}`, import.meta.url), 'utf8');
+      const res = await plain.app.fastify.inject({ url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe(type);
+      for (const [name, value] of Object.entries(EXPLORE_HEADERS)) expect(res.headers[name]).toBe(value);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.body).toBe(source);
+      const zipped = await plain.app.fastify.inject({ url, headers: { 'accept-encoding': 'gzip, br' } });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers.vary).toBe('accept-encoding');
+      expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(source);
     }
   });
+});
 
+describe.skipIf(!haveChromium)('/explore in headless Chromium', () => {
   it('searches as typed, filters by facet, opens a posting with its history, and reloads from its URL', async () => {
     const w = await newPage();
     const { page } = w;
