@@ -11,7 +11,9 @@ import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { DIMENSIONS, type Dimension } from '../../src/search/dimensions.ts';
 import { computeFacets } from '../../src/search/facets.ts';
 import { compileFilters, type JobFilters } from '../../src/search/filters.ts';
-import { countJobs } from '../../src/search/jobs.ts';
+import { countJobs, matchStats } from '../../src/search/jobs.ts';
+import { MatchService } from '../../src/search/match.ts';
+import { TotalsCache } from '../../src/search/totals.ts';
 import { niceEdges, salaryDistribution } from '../../src/search/salary-stats.ts';
 import { sql } from '../../src/search/sql.ts';
 import { trendSeries } from '../../src/search/trends.ts';
@@ -340,6 +342,50 @@ describe('salary distribution', () => {
       44_000, 46_000, 48_000, 50_000, 52_000, 54_000, 56_000, 58_000, 60_000, 62_000,
     ]);
   });
+});
+
+describe('with the match index off, cold, built and stale', () => {
+  it('facets give the total /v1/jobs/count gives, and the same facets', async () => {
+    const dims = DIMENSIONS.filter((d) => ['country', 'skills', 'company'].includes(d.name));
+    const requests: [JobFilters, boolean][] = [
+      [{}, false],
+      [{ country: [values.countries[0]!] }, false],
+      [{ skill: [values.skills[0]!] }, true],
+      [{ remote: true, taxonomies: [values.taxonomies[0]!] }, false],
+    ];
+    const facets = () =>
+      Promise.all(
+        requests.map(([f, collapse]) =>
+          computeFacets(db.read, { where: compileFilters(f), collapse, limit: 5 }, dims),
+        ),
+      );
+    const counts = (match?: MatchService) =>
+      Promise.all(
+        requests.map(([f, collapse]) =>
+          countJobs({ pool: db.read, cursorSecret: 's', totals: new TotalsCache(), match }, f, collapse),
+        ),
+      );
+    const before = await facets();
+    const off = await counts();
+    expect(before.map((x) => x.total)).toEqual(off);
+    const match = new MatchService(db.read);
+    expect(await counts(match)).toEqual(off); // cold: not built, PostgreSQL counts
+    await match.refresh();
+    const answered = matchStats.answered;
+    expect(await counts(match)).toEqual(off); // built: the index counts
+    expect(matchStats.answered).toBeGreaterThan(answered);
+    expect(await facets()).toEqual(before);
+    // Stale: the data moved on (a load in progress); the index holds the older version and declines.
+    await db.write.query(
+      `UPDATE jobs SET state = 1, expired_at = now() WHERE id IN (SELECT id FROM jobs WHERE state = 0 AND country_codes && $1 ORDER BY id LIMIT 5)`,
+      [[values.countries[0]]],
+    );
+    await db.write.query('UPDATE data_version SET version = version + 1');
+    const after = await facets();
+    expect(after[1]!.total).toBe(before[1]!.total - 5);
+    expect(after.map((x) => x.total)).toEqual(await counts(match));
+    expect(after.map((x) => x.total)).toEqual(await counts());
+  }, 120_000);
 });
 
 describe('trends', () => {
