@@ -2560,6 +2560,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ashby:1ff98c9a-e823-4aa7-af55-c09afa1f49ba",
+                     *       "requested_id": "ashby:1ff98c9a-e823-4aa7-af55-c09afa1f49ba",
+                     *       "folded_into": null,
+                     *       "first_seen_at": "2026-11-27T07:23:13.351Z",
+                     *       "last_seen_at": "2026-11-27T07:29:04.451Z",
+                     *       "expired_at": null,
+                     *       "expiry_reason": null,
+                     *       "versions": [
+                     *         {
+                     *           "modified_at": "2026-11-27T07:29:04.451Z",
+                     *           "modified_fields": [
+                     *             "salary_min",
+                     *             "salary_max",
+                     *             "salary_currency",
+                     *             "salary_unit"
+                     *           ],
+                     *           "changes": {
+                     *             "salary_min": {
+                     *               "old": null,
+                     *               "new": 33000
+                     *             },
+                     *             "salary_max": {
+                     *               "old": null,
+                     *               "new": 42000
+                     *             },
+                     *             "salary_currency": {
+                     *               "old": null,
+                     *               "new": "GBP"
+                     *             },
+                     *             "salary_unit": {
+                     *               "old": null,
+                     *               "new": "YEAR"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "copies": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["JobHistory"];
                 };
             };
@@ -2599,6 +2640,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3167,6 +3213,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "source": "workday",
+                     *           "source_type": "ats",
+                     *           "live": 2881,
+                     *           "last_load_at": "2026-11-27T07:29:54.847Z",
+                     *           "median_age_days": 52.6
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SourcesResponse"];
                 };
             };
