@@ -1824,7 +1824,7 @@ export interface operations {
     };
     facetCountsOfMatchingJobs: {
         parameters: {
-            query?: {
+            query: {
                 /** @description Search titles: `a b` AND, "quoted phrase", `a OR b`, leading `-` excludes. */
                 title?: string;
                 /** @description Same syntax as title, over title plus description combined. Slowest filter. */
@@ -1907,8 +1907,8 @@ export interface operations {
                 created_lt?: string;
                 /** @description Fold repeats of one company plus title into the newest row, with `openings`; `total` counts groups. */
                 collapse?: "true" | "title,organization";
-                /** @description Dimensions to count, comma-separated, in the order wanted (required). */
-                facets?: ("country" | "continent" | "city" | "remote" | "work_arrangement" | "employment_type" | "seniority" | "experience_level" | "education_requirements" | "taxonomies" | "skills" | "source" | "source_type" | "job_language" | "company" | "company_industry" | "company_size") | string;
+                /** @description Dimensions to count, comma-separated, in the order wanted. */
+                facets: ("country" | "continent" | "city" | "remote" | "work_arrangement" | "employment_type" | "seniority" | "experience_level" | "education_requirements" | "taxonomies" | "skills" | "source" | "source_type" | "job_language" | "company" | "company_industry" | "company_size") | string;
                 /** @description Top values per dimension, 1 to 100 (default 10). */
                 facet_limit?: number;
                 /** @description API key, when the Authorization header is not used (the header wins). */

@@ -145,11 +145,10 @@ export const endpointParams = {
   facets: [
     ...jobFilterParams,
     collapse,
-    p(
-      'facets',
-      nameList(DIMENSION_NAMES),
-      'Dimensions to count, comma-separated, in the order wanted (required).',
-    ),
+    {
+      ...p('facets', nameList(DIMENSION_NAMES), 'Dimensions to count, comma-separated, in the order wanted.'),
+      required: true,
+    },
     p('facet_limit', c.integer(1, 100), 'Top values per dimension, 1 to 100 (default 10).'),
   ],
   salary: [

@@ -23,8 +23,6 @@ export const analyticsRoutes: Route[] = [
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const { facets, facet_limit, collapse, ...rest } = params;
-      if (facets === undefined)
-        throw errors.invalidParam('facets', 'required: comma-separated dimension names');
       const filters = filtersOf(ctx, rest);
       const data = await computeFacets(
         ctx.db.read,
