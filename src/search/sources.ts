@@ -26,10 +26,15 @@ let cache: { version: number; rows: Map<string, LiveRow> } | undefined;
 async function liveBySource(pool: pg.Pool): Promise<Map<string, LiveRow>> {
   const version = await dataVersion(pool);
   if (cache?.version === version) return cache.rows;
+  // The median read from the live-jobs-by-source index at the middle offset (the two middle rows of an
+  // even count, averaged): no sort of a million values, which would spill out of work_mem.
   const { rows } = await pool.query<LiveRow>(
-    `SELECT source, count(*)::int AS live,
-            percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM posted_at)) AS median_posted
-       FROM jobs WHERE state = ${JobState.Live} GROUP BY source`,
+    `SELECT c.source, c.live,
+            (SELECT avg(extract(epoch FROM m.posted_at))::float8
+               FROM (SELECT j.posted_at FROM jobs j
+                      WHERE j.state = ${JobState.Live} AND j.source = c.source
+                      ORDER BY j.posted_at DESC OFFSET (c.live - 1) / 2 LIMIT 2 - c.live % 2) AS m) AS median_posted
+       FROM (SELECT source, count(*)::int AS live FROM jobs WHERE state = ${JobState.Live} GROUP BY source) AS c`,
   );
   const bySource = new Map(rows.map((r) => [r.source, r]));
   cache = { version, rows: bySource };
