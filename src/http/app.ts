@@ -22,6 +22,7 @@ import { guardConnections } from './connections.ts';
 import { ExpensiveGate, isExpensive } from './expensive.ts';
 import { type Limiter, rateLimitHeaders } from '../limiter/limits.ts';
 import { registerDocs } from './docs.ts';
+import { registerExplore } from './explore.ts';
 import { countDecisions, instrumentApp } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { parseQueryString } from './params/registry.ts';
@@ -141,6 +142,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const openapi = JSON.stringify(buildOpenApi(routes, ctx.version));
   register('/openapi.json', async () => ({ body: openapi }));
   registerDocs(app);
+  registerExplore(app);
 
   await app.ready();
   return {

@@ -24,9 +24,10 @@ const PAGE = `<!DOCTYPE html>
   <title>Job Postings Search Service API reference</title>
   <link rel="stylesheet" href="/docs/swagger-ui.css">
   <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
-  <style>body { margin: 0; }</style>
+  <style>body { margin: 0; } .explore { margin: 0; padding: 6px 20px; font: 14px sans-serif; }</style>
 </head>
 <body>
+  <p class="explore">See the index through this API: <a href="/explore">explore it</a> (search, facets, charts).</p>
   <div id="swagger-ui"></div>
   <script src="/docs/swagger-ui-bundle.js"></script>
   <script src="/docs/init.js"></script>

@@ -41,6 +41,7 @@ export function bannerLines(f: BannerFacts): string[] {
     ...(shown ? [] : [`  ${MAKE_KEY}`]),
     `  curl -H "Authorization: Bearer ${shown ? f.key : '$KEY'}" "${f.base}/v1/jobs?limit=2"`,
     `  OpenAPI: ${f.base}/openapi.json   health: ${f.base}/v1/health   docs: ${f.base}/docs`,
+    `  explore the index in a browser: ${f.base}/explore`,
     '',
   ];
 }
