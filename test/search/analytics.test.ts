@@ -426,7 +426,9 @@ describe('trends', () => {
         expect(got).toEqual(want);
         if (got.some((p) => p.added > 0 && p.expired > 0)) seen.trends++;
       }),
-      { numRuns: RUNS },
+      // A fixed seed: about a third of random windows see both additions and expiries, so the guard
+      // below would fail by chance one run in ten with a fresh seed each run.
+      { numRuns: RUNS, seed: 20261127 },
     );
   }, 300_000);
 
