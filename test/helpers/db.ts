@@ -104,13 +104,21 @@ export async function createTestDb(env: Record<string, string> = {}): Promise<Te
     statement_timeout: config.STATEMENT_TIMEOUT_MS,
     connectionTimeoutMillis: config.POOL_ACQUIRE_TIMEOUT_MS,
   };
-  const read = replica
-    ? new CatchingUpPool(readConfig, async () => {
-        if (!dirty || db.lagging) return;
-        dirty = false;
-        await synced();
-      })
-    : new pg.Pool(readConfig);
+  // One catch-up at a time, which every checkout made meanwhile waits for: reads started together after a
+  // write (Promise.all) must all see it, not only the first.
+  let catching: Promise<void> | undefined;
+  const catchUp = (): Promise<void> => {
+    if (db.lagging) return Promise.resolve();
+    if (dirty) {
+      dirty = false;
+      const running: Promise<void> = synced().finally(() => {
+        if (catching === running) catching = undefined;
+      });
+      catching = running;
+    }
+    return catching ?? Promise.resolve();
+  };
+  const read = replica ? new CatchingUpPool(readConfig, catchUp) : new pg.Pool(readConfig);
   write.on('error', () => {});
   read.on('error', () => {});
   await migrate(write);
