@@ -9,6 +9,7 @@
 // account the answer is 429 at once; past the wait, 429 when its own account's share held it, else 503;
 // both with Retry-After.
 import { errors } from '../errors.ts';
+import { INDEXED_FACETS } from '../search/dimensions.ts';
 import type { JobFilters } from '../search/filters.ts';
 import { isLargeFeedPage, LARGE_FEED_PAGE } from '../search/feeds.ts';
 import { answeredWithoutScan, type SearchContext } from '../search/jobs.ts';
@@ -55,8 +56,26 @@ function indexReady(match: MatchSource, version: number | undefined): boolean {
 export function isExpensive(path: string, params: Record<string, unknown>, ctx: CostContext = {}): boolean {
   if (path === '/v1/jobs/feed' || path === '/v1/jobs/modified')
     return isLargeFeedPage((params.limit as number | undefined) ?? 200, params.description_format);
-  // Analytics read every match, whatever the filters.
-  if (path === '/v1/jobs/facets' || path === '/v1/jobs/salary' || path === '/v1/jobs/trends') return true;
+  // Facets the match index counts (it holds the filters and keeps every dimension asked, at the
+  // request's version) read no row; other analytics read every match, whatever the filters.
+  if (path === '/v1/jobs/facets') {
+    const { collapse, facets, facet_limit, ...filters } = params;
+    const match = ctx.match && indexReady(ctx.match, ctx.version) ? ctx.match : undefined;
+    const counted = (facets as string[] | undefined)?.every((name) => INDEXED_FACETS.has(name)) ?? false;
+    return (
+      collapse !== undefined ||
+      !counted ||
+      !answeredWithoutScan(
+        { match },
+        {
+          filters: filters as JobFilters,
+          collapse: false,
+          offset: 0,
+        },
+      )
+    );
+  }
+  if (path === '/v1/jobs/salary' || path === '/v1/jobs/trends') return true;
   if (path !== '/v1/jobs' && path !== '/v1/jobs/count') return false;
   const advanced = params.title_advanced;
   const heavyKind =

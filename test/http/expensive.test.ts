@@ -100,6 +100,12 @@ describe('what is expensive, by cost (with the match index)', () => {
     ['/v1/jobs', { collapse: 'true', description_advanced: "'java'" }, true],
     ['/v1/jobs/count', { collapse: 'true', description: "'java'" }, true],
     ['/v1/jobs/feed', { limit: 201, description_format: 'html' }, true],
+    // Facets the index counts read no row; a dimension it does not keep, or groups, are PostgreSQL's.
+    ['/v1/jobs/facets', { facets: ['country', 'skills'], remote: true }, false],
+    ['/v1/jobs/facets', { facets: ['country', 'city'] }, true],
+    ['/v1/jobs/facets', { facets: ['country'], collapse: 'true' }, true],
+    ['/v1/jobs/facets', { facets: ['country'], description: "'java'" }, true],
+    ['/v1/jobs/salary', { country: ['US'] }, true],
   ] as const)('%s %j → %s', (path, params, expected) => {
     expect(isExpensive(path, params, { match })).toBe(expected);
   });
