@@ -2,16 +2,14 @@
 // shows every path of the document, runs one request with the key entered under "Authorize", and
 // nothing it loads comes from anywhere but the service. Skipped where Chromium is not installed
 // (CI installs it).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { CHROMIUM, haveChromium, launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`skipping the /docs browser test: no Chromium at ${CHROMIUM}`);
 
 export const SCREENSHOT = path.resolve('test-results/docs.png');
@@ -19,33 +17,19 @@ export const SCREENSHOT = path.resolve('test-results/docs.png');
 let t: TestApp;
 let base: string;
 let browser: Browser;
-let profile: string;
+let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
 
 beforeAll(async () => {
   if (!haveChromium) return;
   t = await createTestApp();
   await t.app.fastify.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.fastify.server.address() as AddressInfo).port}`;
-  profile = mkdtempSync(path.join(os.tmpdir(), 'jps-chromium-'));
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${profile}`,
-    ],
-  });
+  chromium = await launchChromium();
+  browser = chromium.browser;
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await chromium?.close();
   await t?.close();
 });
 

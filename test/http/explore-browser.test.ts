@@ -6,12 +6,11 @@
 // and the key never leaving the Authorization header are part of it, and nothing is loaded from
 // anywhere but the service. Skipped where Chromium is not installed (CI installs it); the page and its
 // assets as served (headers, bytes, gzip) are checked without it.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset, generateRound } from '../../src/demo/generate.ts';
 import { EXPLORE_HEADERS } from '../../src/http/explore.ts';
@@ -19,9 +18,8 @@ import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { MemoryLimiter } from '../../src/limiter/limiter.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { CHROMIUM, haveChromium, launchChromium } from '../helpers/browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`skipping the /explore browser test: no Chromium at ${CHROMIUM}`);
 
 const SCREENSHOT = path.resolve('test-results/explore.png');
@@ -32,7 +30,7 @@ const PAGE_SIZE = 20;
 let t: TestApp;
 let base: string;
 let browser: Browser;
-let profile: string;
+let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
 
 async function listen(app: TestApp): Promise<string> {
   await app.app.fastify.listen({ port: 0, host: '127.0.0.1' });
@@ -48,26 +46,12 @@ beforeAll(async () => {
   await ingestRecords(t.db, [...generateRound(opts, 1)]);
   await runRefresh(t.db);
   base = await listen(t);
-  profile = mkdtempSync(path.join(os.tmpdir(), 'jps-chromium-'));
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${profile}`,
-    ],
-  });
+  chromium = await launchChromium();
+  browser = chromium.browser;
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await chromium?.close();
   await t?.close();
 });
 
