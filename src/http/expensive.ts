@@ -56,26 +56,21 @@ function indexReady(match: MatchSource, version: number | undefined): boolean {
 export function isExpensive(path: string, params: Record<string, unknown>, ctx: CostContext = {}): boolean {
   if (path === '/v1/jobs/feed' || path === '/v1/jobs/modified')
     return isLargeFeedPage((params.limit as number | undefined) ?? 200, params.description_format);
-  // Facets the match index counts (it holds the filters and keeps every dimension asked, at the
-  // request's version) read no row; other analytics read every match, whatever the filters.
-  if (path === '/v1/jobs/facets') {
-    const { collapse, facets, facet_limit, ...filters } = params;
+  // Facets and salary figures the match index computes (it holds the filters, and keeps every dimension
+  // asked, at the request's version) read no row; other analytics read every match, whatever the filters.
+  if (path === '/v1/jobs/facets' || path === '/v1/jobs/salary') {
+    const { collapse, facets, facet_limit, salary_buckets, ...filters } = params;
     const match = ctx.match && indexReady(ctx.match, ctx.version) ? ctx.match : undefined;
-    const counted = (facets as string[] | undefined)?.every((name) => INDEXED_FACETS.has(name)) ?? false;
+    const kept =
+      path === '/v1/jobs/salary' ||
+      ((facets as string[] | undefined)?.every((name) => INDEXED_FACETS.has(name)) ?? false);
     return (
       collapse !== undefined ||
-      !counted ||
-      !answeredWithoutScan(
-        { match },
-        {
-          filters: filters as JobFilters,
-          collapse: false,
-          offset: 0,
-        },
-      )
+      !kept ||
+      !answeredWithoutScan({ match }, { filters: filters as JobFilters, collapse: false, offset: 0 })
     );
   }
-  if (path === '/v1/jobs/salary' || path === '/v1/jobs/trends') return true;
+  if (path === '/v1/jobs/trends') return true;
   if (path !== '/v1/jobs' && path !== '/v1/jobs/count') return false;
   const advanced = params.title_advanced;
   const heavyKind =

@@ -707,6 +707,29 @@ export class MatchIndex {
     return undefined;
   }
 
+  /**
+   * The salary distribution's values among `rows` (live matches): per currency, ascending, the midpoint
+   * of each row's annual bounds, for rows with a salary, a currency and a finite midpoint (a bound the
+   * index keeps as NaN or Infinity stands for NULL or NaN in PostgreSQL, which the distribution leaves out
+   * too).
+   */
+  salaries(rows: RowSet): Map<string, Float64Array> {
+    const { flags, salMin, salMax } = this.p;
+    const column = this.p.codes.salary_currency;
+    const byCode: number[][] = Array.from({ length: column.values.size + 1 }, () => []);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      const c = column.rows[r];
+      if (c === 0 || (flags[r] & HAS_SALARY) === 0) continue;
+      const v = (salMin[r] + salMax[r]) / 2;
+      if (Number.isFinite(v)) byCode[c].push(v);
+    }
+    const out = new Map<string, Float64Array>();
+    for (const [currency, c] of column.values)
+      if (byCode[c].length) out.set(currency, Float64Array.from(byCode[c]).sort());
+    return out;
+  }
+
   /** Each row's values of a dimension held as sets, by code, made when its facet is first asked for. */
   private byRow = new Map<string, { starts: Uint32Array; codes: Codes; values: string[] }>();
 

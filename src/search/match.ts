@@ -18,6 +18,7 @@ import {
   savedHeader,
 } from './match-index.ts';
 import { parseTsQuery, type TsNode } from './match-tsquery.ts';
+import { byCount, type CurrencySalary, currencyFigures } from './salary-figures.ts';
 
 export interface MatchQuery {
   /** The data version the request read; answered only by an index of that version. */
@@ -35,6 +36,8 @@ export interface MatchQuery {
   after?: { postedUs: number; id: string };
   /** Facet counts of these dimensions (by name) among the matches instead of a page; not collapsed. */
   facets?: { names: string[]; limit: number };
+  /** The salary distribution of the matches instead of a page (the client's bucket edges, if given). */
+  salary?: { edges?: number[] };
 }
 
 export interface MatchAnswer {
@@ -46,6 +49,8 @@ export interface MatchAnswer {
   openings?: number[];
   /** Asked for facets: the counts of each, by name. */
   facets?: Record<string, FacetCounts>;
+  /** Asked for the salary distribution: each currency's figures, most values first. */
+  salary?: CurrencySalary[];
 }
 
 /** Where a request asks for its answer: the index in this process, or the one that holds it. */
@@ -266,6 +271,13 @@ export class MatchService implements MatchSource {
     // The index may have been carried to a newer version while the text was read: matched only at q's.
     if (index !== this.index || index.version !== q.version) return undefined;
     const request = { filters: q.filters, text };
+    if (q.salary) {
+      const rows = q.collapse ? undefined : index.matches(request);
+      if (!rows) return undefined;
+      const edges = q.salary.edges;
+      const salary = [...index.salaries(rows)].map(([c, v]) => currencyFigures(c, v, edges)).sort(byCount);
+      return { total: rows.length, ids: [], salary };
+    }
     if (q.facets) {
       const rows = q.collapse ? undefined : index.matches(request);
       const facets = rows && index.facets(rows, q.facets.names, q.facets.limit);

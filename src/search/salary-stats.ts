@@ -2,30 +2,17 @@
 // distributed: the midpoint of its annual_min and annual_max (the Job's annualised band: YEAR ×1,
 // MONTH ×12, WEEK ×52, DAY ×260, HOUR ×2080; a job that states one amount has min = max, so its value is
 // that amount). Percentiles are PostgreSQL's percentile_cont (linear interpolation between the two
-// nearest values). The figures and the histogram are read in one snapshot.
+// nearest values). The figures and the histogram are read in one snapshot; the match index answers the
+// same figures (salary-figures.ts) when it holds the filters at the request's version.
 import type pg from 'pg';
 import { withSnapshot } from '../db/pool.ts';
+import { dataVersion } from '../db/stats.ts';
+import type { JobFilters } from './dimensions.ts';
+import { planOf, type SearchContext } from './jobs.ts';
+import { bucketEdges, byCount, type CurrencySalary, histogramOf } from './salary-figures.ts';
 import { raw, type Sql, sql } from './sql.ts';
 
-export interface HistogramBucket {
-  from: number;
-  /** Null for the open last bucket of edges given by the client. */
-  to: number | null;
-  count: number;
-}
-
-export interface CurrencySalary {
-  currency: string;
-  count: number;
-  min: number;
-  p10: number;
-  p25: number;
-  median: number;
-  p75: number;
-  p90: number;
-  max: number;
-  histogram: HistogramBucket[];
-}
+export type { CurrencySalary, HistogramBucket } from './salary-figures.ts';
 
 export interface SalaryData {
   total: number;
@@ -64,46 +51,57 @@ export async function salaryDistribution(pool: pg.Pool, where: Sql, edges?: numb
     const total = Number(rows.find((r) => r.cur === null)!.n);
     const stats = rows
       .filter((r) => r.cur !== null)
-      .map((r) => ({ ...r, cur: r.cur!, n: Number(r.n) }))
-      .sort((a, b) => b.n - a.n || (a.cur < b.cur ? -1 : a.cur > b.cur ? 1 : 0));
-    const bounds = stats.map((r) => (edges ? [0, ...edges.filter((e) => e > 0)] : niceEdges(r.min, r.max)));
+      .map((r) => ({ ...r, currency: r.cur!, count: Number(r.n) }))
+      .sort(byCount);
+    const bounds = stats.map((r) => bucketEdges(r.min, r.max, edges));
     const counts = new Map<string, number>();
     if (stats.length) {
       const { rows: hist } = await db.query<{ cur: string; b: number; n: string }>(sql`WITH ${VALUES(where)}
         SELECT s.cur, width_bucket(s.v, e.edges::float8[]) AS b, count(*) AS n
-        FROM s JOIN unnest(${stats.map((r) => r.cur)}::text[], ${bounds.map((b) => `{${b.join(',')}}`)}::text[]) AS e(cur, edges)
+        FROM s JOIN unnest(${stats.map((r) => r.currency)}::text[], ${bounds.map((b) => `{${b.join(',')}}`)}::text[]) AS e(cur, edges)
           ON e.cur = s.cur
         GROUP BY 1, 2`);
       for (const h of hist) counts.set(`${h.cur}|${h.b}`, Number(h.n));
     }
     const currencies = stats.map((r, i): CurrencySalary => {
-      const b = bounds[i];
-      // width_bucket: i for b[i-1] <= v < b[i] (1-based), b.length past the last edge.
-      const histogram: HistogramBucket[] = b.slice(0, -1).map((from, k) => ({
-        from,
-        to: b[k + 1],
-        count: counts.get(`${r.cur}|${k + 1}`) ?? 0,
-      }));
-      if (edges)
-        histogram.push({ from: b[b.length - 1], to: null, count: counts.get(`${r.cur}|${b.length}`) ?? 0 });
+      const histogram = histogramOf(
+        bounds[i],
+        edges !== undefined,
+        (b) => counts.get(`${r.currency}|${b}`) ?? 0,
+      );
       const [p10, p25, median, p75, p90] = r.p!;
-      return { currency: r.cur, count: r.n, min: r.min, p10, p25, median, p75, p90, max: r.max, histogram };
+      return {
+        currency: r.currency,
+        count: r.count,
+        min: r.min,
+        p10,
+        p25,
+        median,
+        p75,
+        p90,
+        max: r.max,
+        histogram,
+      };
     });
-    return { total, with_salary: stats.reduce((s, r) => s + r.n, 0), currencies };
+    return { total, with_salary: stats.reduce((s, r) => s + r.count, 0), currencies };
   });
 }
 
 /**
- * About ten buckets of a round width (1, 2, 2.5 or 5 times a power of ten) from a multiple of that width
- * at or below `min` to the first edge past `max`, so every value lies in a bucket [from, to).
+ * The distribution from the match index when the read plan asks it (it holds the filters) at the
+ * request's data version; undefined otherwise (PostgreSQL computes it: salaryDistribution).
  */
-export function niceEdges(min: number, max: number, target = 10): number[] {
-  const span = max - min || Math.abs(max) || 1;
-  const rough = span / target;
-  const mag = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 2.5, 5, 10].map((f) => f * mag).find((s) => s >= rough)!;
-  const first = Math.floor(min / step);
-  const edges: number[] = [];
-  for (let k = first; edges.length === 0 || edges[edges.length - 1] <= max; k++) edges.push(k * step);
-  return edges;
+export async function salaryFromIndex(
+  ctx: SearchContext,
+  filters: JobFilters,
+  edges?: number[],
+): Promise<SalaryData | undefined> {
+  if (!ctx.match || !planOf(ctx, { filters, collapse: false }, false).total.includes('index'))
+    return undefined;
+  const version = ctx.version ?? (await dataVersion(ctx.pool));
+  const q = { version, filters, collapse: false, offset: 0, limit: 0, salary: edges ? { edges } : {} };
+  // The index is an optimisation: whatever goes wrong in it, PostgreSQL answers.
+  const a = await ctx.match.ask(q).catch(() => undefined);
+  if (!a?.salary) return undefined;
+  return { total: a.total, with_salary: a.salary.reduce((s, c) => s + c.count, 0), currencies: a.salary };
 }

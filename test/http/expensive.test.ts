@@ -105,7 +105,11 @@ describe('what is expensive, by cost (with the match index)', () => {
     ['/v1/jobs/facets', { facets: ['country', 'city'] }, true],
     ['/v1/jobs/facets', { facets: ['country'], collapse: 'true' }, true],
     ['/v1/jobs/facets', { facets: ['country'], description: "'java'" }, true],
-    ['/v1/jobs/salary', { country: ['US'] }, true],
+    // So is the salary distribution, which the index computes from its kept bounds and currencies.
+    ['/v1/jobs/salary', { country: ['US'] }, false],
+    ['/v1/jobs/salary', { country: ['US'], salary_buckets: [50_000] }, false],
+    ['/v1/jobs/salary', { description: "'java'" }, true],
+    ['/v1/jobs/trends', { country: ['US'] }, true],
   ] as const)('%s %j → %s', (path, params, expected) => {
     expect(isExpensive(path, params, { match })).toBe(expected);
   });

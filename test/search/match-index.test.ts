@@ -20,6 +20,7 @@ import { MatchIndexBuilder, printedMicros } from '../../src/search/match-index.t
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
 import { PageCache, pageSize } from '../../src/search/page-cache.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
+import { salaryDistribution } from '../../src/search/salary-stats.ts';
 import { TotalsCache } from '../../src/search/totals.ts';
 import { buildInProcess } from '../../src/service/match-host.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
@@ -350,6 +351,42 @@ describe('the match index', () => {
       { numRuns: 120 },
     );
     expect(answered).toBeGreaterThan(60);
+  }, 240_000);
+
+  it('computes the salary distribution PostgreSQL computes, figure for figure and bucket for bucket', async () => {
+    const edgesArb = fc.option(
+      fc
+        .uniqueArray(fc.integer({ min: 0, max: 400_000 }), { minLength: 1, maxLength: 6 })
+        .map((xs) => xs.sort((a, b) => a - b)),
+      { nil: undefined },
+    );
+    let answered = 0;
+    let figures = 0;
+    await fc.assert(
+      fc.asyncProperty(filtersArb(), edgesArb, async (filters, edges) => {
+        const version = match.status.version!;
+        const a = await match.ask({
+          version,
+          filters,
+          collapse: false,
+          offset: 0,
+          limit: 0,
+          salary: edges ? { edges } : {},
+        });
+        if (!a) return;
+        answered++;
+        figures += a.salary!.length;
+        const want = await salaryDistribution(db.read, compileFilters(filters), edges);
+        expect({
+          total: a.total,
+          with_salary: a.salary!.reduce((s, c) => s + c.count, 0),
+          currencies: a.salary,
+        }).toEqual(want);
+      }),
+      { numRuns: 120 },
+    );
+    expect(answered).toBeGreaterThan(60);
+    expect(figures).toBeGreaterThan(60);
   }, 240_000);
 
   it('counts any title text as PostgreSQL does, or leaves it to PostgreSQL', async () => {

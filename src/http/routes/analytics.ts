@@ -4,7 +4,7 @@ import { errors } from '../../errors.ts';
 import { facetDimension } from '../../search/dimensions.ts';
 import { computeFacets, facetsFromIndex } from '../../search/facets.ts';
 import { compileFilters } from '../../search/filters.ts';
-import { salaryDistribution } from '../../search/salary-stats.ts';
+import { salaryDistribution, salaryFromIndex } from '../../search/salary-stats.ts';
 import { trendSeries } from '../../search/trends.ts';
 import { filtersOf, searchContext } from './jobs.ts';
 import { type Route, route } from './types.ts';
@@ -48,11 +48,10 @@ export const analyticsRoutes: Route[] = [
     statuses: [400, 401, 429, 500, 503],
     async handle(ctx, params) {
       const { salary_buckets, ...rest } = params;
-      const data = await salaryDistribution(
-        ctx.db.read,
-        compileFilters(filtersOf(ctx, rest)),
-        salary_buckets,
-      );
+      const filters = filtersOf(ctx, rest);
+      const data =
+        (await salaryFromIndex(searchContext(ctx), filters, salary_buckets)) ||
+        (await salaryDistribution(ctx.db.read, compileFilters(filters), salary_buckets));
       return { body: JSON.stringify(data) };
     },
   }),
