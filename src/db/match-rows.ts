@@ -7,6 +7,8 @@ export interface MatchRow {
   id: string;
   /** posted_at in microseconds since the epoch, as text (exact: it can exceed 2^53 only past AD 287,000). */
   posted_us: string;
+  /** created_at (first indexed, the feed clock's stamp) in microseconds since the epoch, as text. */
+  created_us: string;
   collapse_key: string;
   remote: boolean;
   has_salary: boolean;
@@ -54,7 +56,8 @@ export async function readMatchRows(
     }
     // A cursor has no statement timeout of its own: each FETCH is a statement.
     await c.query(`DECLARE match_rows NO SCROLL CURSOR FOR
-      SELECT j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us, j.collapse_key,
+      SELECT j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us,
+             (extract(epoch FROM j.created_at) * 1000000)::bigint::text AS created_us, j.collapse_key,
              j.remote, j.has_salary, j.salary_annual_min, j.salary_annual_max, j.company_slug,
              j.title_tsv::text AS title_tsv${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.name}`)}`).join('')}
       FROM jobs j
@@ -70,6 +73,7 @@ export async function readMatchRows(
         return {
           id: r.id as string,
           posted_us: r.posted_us as string,
+          created_us: r.created_us as string,
           collapse_key: r.collapse_key as string,
           remote: r.remote as boolean,
           has_salary: r.has_salary as boolean,

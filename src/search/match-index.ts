@@ -88,6 +88,7 @@ export class MatchIndexBuilder {
   private n = 0;
   private ids = new StringTable();
   private posted = new NumberList();
+  private created = new NumberList();
   private groups = new RowList();
   private groupOf = new Map<string, number>();
   private flags = new RowList();
@@ -110,6 +111,7 @@ export class MatchIndexBuilder {
     if (row === 0) this.positionsAt.push(0);
     this.ids.push(r.id);
     this.posted.push(Number(r.posted_us));
+    this.created.push(Number(r.created_us));
     let g = this.groupOf.get(r.collapse_key);
     if (g === undefined) {
       g = this.groupOf.size;
@@ -154,6 +156,7 @@ export class MatchIndexBuilder {
       version,
       ids: this.ids.done(),
       posted: this.posted.done(),
+      created: this.created.done(),
       groups: this.groups.done(),
       groupCount: this.groupOf.size,
       flags: Uint8Array.from(this.flags.done()),
@@ -209,6 +212,8 @@ interface Parts {
   version: number;
   ids: Strings;
   posted: Float64Array;
+  /** When each row was first indexed (created_at), in microseconds since the epoch. */
+  created: Float64Array;
   groups: Uint32Array;
   groupCount: number;
   flags: Uint8Array;
@@ -730,6 +735,21 @@ export class MatchIndex {
     return out;
   }
 
+  /**
+   * How many of `rows` were first indexed in each interval of a window (trends.ts): [0] before `since`,
+   * [i] in [since + (i − 1) × step, since + i × step), none at or after `until`; times in microseconds.
+   */
+  entered(rows: RowSet, since: number, step: number, until: number): number[] {
+    const { created } = this.p;
+    const out = new Array<number>(Math.ceil((until - since) / step) + 1).fill(0);
+    for (let i = 0; i < rows.length; i++) {
+      const c = created[rows[i]];
+      if (c >= until) continue;
+      out[c < since ? 0 : Math.floor((c - since) / step) + 1]++;
+    }
+    return out;
+  }
+
   /** Each row's values of a dimension held as sets, by code, made when its facet is first asked for. */
   private byRow = new Map<string, { starts: Uint32Array; codes: Codes; values: string[] }>();
 
@@ -836,7 +856,7 @@ function codeRows(codes: Codes, max: number): CodeRows {
 }
 
 /** Format of a saved index; a file of another format is not read (2: the dimensions of dimensions.ts). */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** Where a saved dimension's sets lie: its values, the end of each one's rows, and the rows. */
 interface SavedSets {
@@ -892,6 +912,7 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
 
     ids: { bytes: col(ids.bytes), ends: col(ids.ends) },
     posted: col(p.posted),
+    created: col(p.created),
     groups: col(p.groups),
     flags: col(p.flags),
     salMin: col(p.salMin),
@@ -973,6 +994,7 @@ export function readIndex(bytes: Buffer): MatchIndex {
     version: header.version,
     ids: new Strings(cols[header.ids.bytes] as Uint8Array, cols[header.ids.ends] as Uint32Array),
     posted: cols[header.posted] as Float64Array,
+    created: cols[header.created] as Float64Array,
     groups: cols[header.groups] as Uint32Array,
     groupCount: header.groupCount,
     flags: cols[header.flags] as Uint8Array,

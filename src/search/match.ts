@@ -38,6 +38,8 @@ export interface MatchQuery {
   facets?: { names: string[]; limit: number };
   /** The salary distribution of the matches instead of a page (the client's bucket edges, if given). */
   salary?: { edges?: number[] };
+  /** The matches first indexed in each interval of a window (microseconds) instead of a page. */
+  trend?: { since: number; step: number; until: number };
 }
 
 export interface MatchAnswer {
@@ -51,6 +53,8 @@ export interface MatchAnswer {
   facets?: Record<string, FacetCounts>;
   /** Asked for the salary distribution: each currency's figures, most values first. */
   salary?: CurrencySalary[];
+  /** Asked for a trend: the matches entered before the window ([0]) and in each of its intervals. */
+  entered?: number[];
 }
 
 /** Where a request asks for its answer: the index in this process, or the one that holds it. */
@@ -271,6 +275,12 @@ export class MatchService implements MatchSource {
     // The index may have been carried to a newer version while the text was read: matched only at q's.
     if (index !== this.index || index.version !== q.version) return undefined;
     const request = { filters: q.filters, text };
+    if (q.trend) {
+      const rows = q.collapse ? undefined : index.matches(request);
+      if (!rows) return undefined;
+      const { since, step, until } = q.trend;
+      return { total: rows.length, ids: [], entered: index.entered(rows, since, step, until) };
+    }
     if (q.salary) {
       const rows = q.collapse ? undefined : index.matches(request);
       if (!rows) return undefined;

@@ -20,7 +20,7 @@ import { TotalsCache } from '../../src/search/totals.ts';
 import { niceEdges } from '../../src/search/salary-figures.ts';
 import { salaryDistribution } from '../../src/search/salary-stats.ts';
 import { sql } from '../../src/search/sql.ts';
-import { trendSeries } from '../../src/search/trends.ts';
+import { trendSeries, trendWithIndex } from '../../src/search/trends.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { prepareDatabase } from '../../src/service/setup.ts';
 import { createTestDb, type TestDb } from '../helpers/db.ts';
@@ -393,7 +393,17 @@ describe('with the match index off, cold, built and stale', () => {
 });
 
 describe('trends', () => {
-  it('every point equals the feeds as counted in SQL for its interval', async () => {
+  it('every point equals the feeds as counted in SQL for its interval, with the match index too', async () => {
+    const index = new MatchService(db.read);
+    await index.refresh();
+    let byIndex = 0;
+    const match = {
+      ask: async (q: Parameters<MatchService['ask']>[0]) => {
+        const a = await index.ask(q);
+        if (a?.entered) byIndex++;
+        return a;
+      },
+    };
     const windowArb = fc.record({
       from: fc.integer({ min: -5 * 24, max: 65 * 24 }),
       hours: fc.integer({ min: 1, max: 80 * 24 }),
@@ -403,12 +413,10 @@ describe('trends', () => {
       fc.asyncProperty(filtersArb(), windowArb, async (f, w) => {
         const since = EPOCH + w.from * 3_600_000;
         const until = since + w.hours * 3_600_000;
-        const got = await trendSeries(db.read, {
-          where: compileFilters(f, { anyState: true }),
-          interval: w.interval,
-          since,
-          until,
-        });
+        const req = { where: compileFilters(f, { anyState: true }), interval: w.interval, since, until };
+        const got = await trendSeries(db.read, req);
+        const ctx = { pool: db.read, cursorSecret: 's', match };
+        expect(await trendWithIndex(ctx, f, req)).toEqual(got);
         const step = w.interval === 'day' ? DAY : 7 * DAY;
         const live = compileFilters(f);
         const any = compileFilters(f, { anyState: true });
@@ -431,6 +439,8 @@ describe('trends', () => {
       // below would fail by chance one run in ten with a fresh seed each run.
       { numRuns: RUNS, seed: 20261127 },
     );
+    // The index holds most random filters (the rest are PostgreSQL's alone).
+    expect(byIndex).toBeGreaterThan(RUNS / 2);
   }, 300_000);
 
   it('most random requests matched something', () => {

@@ -810,6 +810,7 @@ describe('salary bounds kept in 32 bits only where exact', () => {
   const row = (i: number, min: number | null, max: number | null) => ({
     id: `s:${i}`,
     posted_us: String(1_700_000_000_000_000 - i),
+    created_us: '1700000000000000',
     collapse_key: `k${i}`,
     remote: false,
     has_salary: true,

@@ -5,7 +5,7 @@ import { facetDimension } from '../../search/dimensions.ts';
 import { computeFacets, facetsFromIndex } from '../../search/facets.ts';
 import { compileFilters } from '../../search/filters.ts';
 import { salaryDistribution, salaryFromIndex } from '../../search/salary-stats.ts';
-import { trendSeries } from '../../search/trends.ts';
+import { trendWithIndex } from '../../search/trends.ts';
 import { filtersOf, searchContext } from './jobs.ts';
 import { type Route, route } from './types.ts';
 
@@ -73,8 +73,9 @@ export const analyticsRoutes: Route[] = [
           since === undefined ? 'until' : 'since',
           `the window is at most ${MAX_WINDOW_DAYS} days`,
         );
-      const series = await trendSeries(ctx.db.read, {
-        where: compileFilters(filtersOf(ctx, rest), { anyState: true }),
+      const filters = filtersOf(ctx, rest);
+      const series = await trendWithIndex(searchContext(ctx), filters, {
+        where: compileFilters(filters, { anyState: true }),
         interval,
         since: start,
         until: end,
