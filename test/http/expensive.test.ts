@@ -100,9 +100,10 @@ describe('what is expensive, by cost (with the match index)', () => {
     ['/v1/jobs', { collapse: 'true', description_advanced: "'java'" }, true],
     ['/v1/jobs/count', { collapse: 'true', description: "'java'" }, true],
     ['/v1/jobs/feed', { limit: 201, description_format: 'html' }, true],
-    // Facets the index counts read no row; a dimension it does not keep, or groups, are PostgreSQL's.
+    // Facets the index counts read no row; a filter it does not hold, or groups, are PostgreSQL's.
     ['/v1/jobs/facets', { facets: ['country', 'skills'], remote: true }, false],
-    ['/v1/jobs/facets', { facets: ['country', 'city'] }, true],
+    ['/v1/jobs/facets', { facets: ['country', 'city'] }, false],
+    ['/v1/jobs/facets', { facets: ['country'], organization: 'acme' }, true],
     ['/v1/jobs/facets', { facets: ['country'], collapse: 'true' }, true],
     ['/v1/jobs/facets', { facets: ['country'], description: "'java'" }, true],
     // So is the salary distribution, which the index computes from its kept bounds and currencies.

@@ -48,7 +48,13 @@ const values = {
 };
 
 /** The other held dimensions' filters and columns: lists, then single values. */
-const LISTS = { continent: 'continents', employment_type: 'employment_type', education: 'education' };
+const LISTS = {
+  continent: 'continents',
+  city: 'cities',
+  region: 'regions',
+  employment_type: 'employment_type',
+  education: 'education',
+};
 const SINGLES = {
   work_arrangement: 'work_arrangement',
   seniority: 'seniority',
@@ -293,6 +299,8 @@ describe('the match index', () => {
     const VALUES: Record<string, string> = {
       country: 'SELECT unnest(j.country_codes)',
       continent: 'SELECT unnest(j.continents)',
+      city: 'SELECT unnest(j.cities)',
+      region: 'SELECT unnest(j.regions)',
       skills: 'SELECT unnest(j.skills)',
       taxonomies: 'SELECT unnest(j.taxonomies)',
       employment_type: 'SELECT unnest(j.employment_type)',
