@@ -281,6 +281,12 @@ async function main() {
   say(`driving: ${opts.duration} s per kind, ${opts.connections} connections`);
   // The varied mix first, while the service has answered nothing but the first requests above.
   await run('varied mix', varied, 100);
+  for (const name of opts.kinds) {
+    const k = varied.find((v) => v.name === name);
+    if (!k)
+      throw new Error(`--kinds: no kind ${name} in the varied mix (${varied.map((v) => v.name).join(', ')})`);
+    await run(`${name} (varied)`, [k], k.weight);
+  }
   if (!opts.quick) for (const k of kinds) await run(k.name, [k], k.weight);
   await run('mix', kinds, 100);
 

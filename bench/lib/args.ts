@@ -12,6 +12,8 @@ export interface BenchOptions {
   rounds: number;
   mixDuringRound: boolean;
   quick: boolean;
+  /** Kinds of the varied mix to drive alone, values varied (after the varied mix). */
+  kinds: string[];
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -28,6 +30,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --mix-during-round  load the rounds after the measurements, driving the mix while each round loads
                       (the mix's latency under a concurrent load, and the round's rate under traffic)
   --quick             only the varied mix, the fixed mix and the feed drain (no kind alone)
+  --kinds A,B         also drive these kinds of the varied mix alone, their values varied as the mix
+                      varies them (e.g. facets,salary_distribution,trends,description)
 `;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -40,6 +44,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     rounds: 1,
     mixDuringRound: false,
     quick: false,
+    kinds: [],
   };
   const int = (name: string, v: string | undefined, min: number): number => {
     if (v === undefined || !/^\d+$/.test(v) || Number(v) < min)
@@ -74,6 +79,13 @@ export function parseOptions(argv: string[]): BenchOptions {
       case '--quick':
         o.quick = true;
         break;
+      case '--kinds': {
+        const v = value();
+        if (!v || !/^[a-z_0-9]+(,[a-z_0-9]+)*$/.test(v))
+          throw new Error('--kinds needs a comma list of kind names');
+        o.kinds = v.split(',');
+        break;
+      }
       case '--mix-during-round':
         o.mixDuringRound = true;
         break;

@@ -408,7 +408,12 @@ export function analyticsVariedKinds(s: Sample, perKind = 1000, seed = 1): Kind[
     return [...out];
   };
   const dims = ['country', 'remote', 'seniority', 'skills', 'company', 'company_industry', 'source', 'city'];
-  const facetList = () => [...new Set([pick(dims), pick(dims), pick(dims)])].join(',');
+  // Five dimensions a request, as a job board's sidebar asks them.
+  const facetList = () => {
+    const out = new Set<string>();
+    while (out.size < 5) out.add(pick(dims));
+    return [...out].join(',');
+  };
   const filters = (): Record<string, string | number> =>
     pick([
       () => ({}),
