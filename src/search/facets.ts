@@ -4,9 +4,8 @@
 // statement: the matches are read once (a materialised CTE holding only the columns the dimensions read),
 // then grouped per dimension, so every count and the total come from one snapshot.
 import type pg from 'pg';
-import { dataVersion } from '../db/stats.ts';
 import { type FacetDimension, INDEXED_FACETS, type JobFilters } from './dimensions.ts';
-import { planOf, type SearchContext } from './jobs.ts';
+import { planOf, readVersion, type SearchContext } from './jobs.ts';
 import { join } from 'sql-template-tag';
 import { raw, type Sql, sql } from './sql.ts';
 
@@ -122,7 +121,7 @@ export async function facetsFromIndex(
 ): Promise<FacetsData | undefined> {
   if (!ctx.match || !dims.every((d) => INDEXED_FACETS.has(d.name))) return undefined;
   if (!planOf(ctx, { filters, collapse: false }, false).total.includes('index')) return undefined;
-  const version = ctx.version ?? (await dataVersion(ctx.pool));
+  const version = await readVersion(ctx, ctx.pool);
   const names = dims.map((d) => d.name);
   const q = { version, filters, collapse: false, offset: 0, limit: 0, facets: { names, limit } };
   // The index is an optimisation: whatever goes wrong in it, PostgreSQL answers.

@@ -41,9 +41,12 @@ export interface SearchContext {
 
 type Db = pg.Pool | pg.PoolClient;
 
-/** The data version that cached totals are looked up under, and the index answers at (none without either). */
-async function currentVersion(ctx: SearchContext, db: Db): Promise<number | undefined> {
-  if (!ctx.totals && !ctx.match) return undefined;
+/**
+ * The data version a request reads at, read once: the one read with its key (on the primary), else the
+ * one of `db` (a replica). Kept pages and totals are looked up under it and the index answers at it;
+ * whether anything is kept at all is the context's own (its caches), never this number's.
+ */
+export async function readVersion(ctx: Pick<SearchContext, 'version'>, db: Db): Promise<number> {
   return ctx.version ?? dataVersion(db);
 }
 
@@ -91,9 +94,9 @@ const shapeOf = (f: JobFilters): string =>
 export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promise<SearchPage> {
   const fp = fingerprint('jobs', canonicalFilters(req.filters));
   const plan = planOf(ctx, req, true);
-  const indexed = (version: number | undefined) =>
+  const indexed = (version: number) =>
     plan.page!.includes('index') ? indexedPage(ctx, version, req, fp) : Promise.resolve(undefined);
-  const read = (db: Db, version: number | undefined) => {
+  const read = (db: Db, version: number) => {
     // Compiled only when the page is read: a kept page needs its fingerprint alone.
     const compiled = {
       where: compileFilters(req.filters),
@@ -105,21 +108,21 @@ export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promis
       : searchFlat(ctx, db, version, req, compiled, plan);
   };
   if (!plan.keepPage || !ctx.pages) {
-    const version = await currentVersion(ctx, ctx.pool);
+    const version = await readVersion(ctx, ctx.pool);
     const page = await indexed(version);
     if (page) return page;
     if (!plan.snapshot) return read(ctx.pool, version);
-    return withSnapshot(ctx.pool, async (c) => read(c, await currentVersion(ctx, c)));
+    return withSnapshot(ctx.pool, async (c) => read(c, await readVersion(ctx, c)));
   }
   // A kept page was read in one snapshot and is stored under the version of that snapshot; a page of the
   // match index needs none (indexedPage), and is stored under the version it was answered at.
-  const version = ctx.version ?? (await dataVersion(ctx.pool));
+  const version = await readVersion(ctx, ctx.pool);
   return ctx.pages.resolve(version, pageKey(fp, req), async () => {
-    const page = await indexed(ctx.totals || ctx.match ? version : undefined);
+    const page = await indexed(version);
     if (page) return { version, value: page };
     return withSnapshot(ctx.pool, async (c) => {
       const at = await dataVersion(c);
-      return { version: at, value: await read(c, ctx.totals ? at : undefined) };
+      return { version: at, value: await read(c, at) };
     });
   });
 }
@@ -156,7 +159,7 @@ export function answeredWithoutScan(
  */
 async function indexedPage(
   ctx: SearchContext,
-  version: number | undefined,
+  version: number,
   req: SearchRequest,
   fp: string,
 ): Promise<SearchPage | undefined> {
@@ -167,7 +170,7 @@ async function indexedPage(
       collapse: true,
     });
     if (!m) return undefined;
-    rememberTotal(ctx, req.filters, version!, `groups|${fp}`, m.total);
+    rememberTotal(ctx, req.filters, version, `groups|${fp}`, m.total);
     const jobs = m.rows.map((r, i) => renderJob({ ...r, openings: m.openings![i] }));
     return { data: jsonArray(jobs), total: m.total, byCursor: false };
   }
@@ -182,7 +185,7 @@ async function indexedPage(
   const offset = after ? 0 : req.offset;
   const m = await fromIndex(ctx, ctx.pool, version, req, { offset, limit: req.limit + 1, after });
   if (!m) return undefined;
-  rememberTotal(ctx, req.filters, version!, `jobs|${fp}`, m.total);
+  rememberTotal(ctx, req.filters, version, `jobs|${fp}`, m.total);
   const page = m.rows.slice(0, req.limit);
   const last = page[page.length - 1];
   return {
@@ -257,7 +260,7 @@ async function pageRows(
 async function searchFlat(
   ctx: SearchContext,
   db: Db,
-  version: number | undefined,
+  version: number,
   req: SearchRequest,
   c: Compiled,
   plan: ReadPlan,
@@ -277,10 +280,7 @@ async function searchFlat(
   let rows: PageRow[] = once?.rows ?? [];
   if (!once && total > 0 && offset < total) {
     // The share of matches among the live rows, from kept totals (without them, PostgreSQL's plan).
-    const live =
-      version === undefined || !ctx.totals
-        ? 0
-        : await exactCount(db, ctx.totals, version, {}, LIVE_WHERE, LIVE_KEY, false);
+    const live = ctx.totals ? await exactCount(db, ctx.totals, version, {}, LIVE_WHERE, LIVE_KEY, false) : 0;
     const strategy = pageStrategy(offset + req.limit + 1, total, live);
     if (strategy.kind === 'walk') rows = await pageRows(db, req, c.rowWhere, after, offset, strategy);
     if (rows.length <= req.limit)
@@ -315,14 +315,14 @@ async function searchFlat(
 async function countWithPage(
   ctx: SearchContext,
   db: Db,
-  version: number | undefined,
+  version: number,
   req: SearchRequest,
   c: Compiled,
   after: CursorPosition | undefined,
   offset: number,
 ): Promise<{ total: number; rows: PageRow[] } | undefined> {
   const key = `jobs|${c.fp}`;
-  if (version !== undefined && ctx.totals?.peek(version, key) !== undefined) return undefined;
+  if (ctx.totals?.peek(version, key) !== undefined) return undefined;
   const keyset = after ? sql`(m.posted_at, m.id) < (${after.at}::timestamptz, ${after.id})` : sql`true`;
   // The matches are read as the count pulls them (the CTE is materialised lazily), so the count stops
   // one past the cap; the page is read only when the count did not reach it (a one-time filter).
@@ -355,7 +355,7 @@ const LIVE_WHERE = compileFilters({});
 async function searchCollapsed(
   ctx: SearchContext,
   client: Db,
-  version: number | undefined,
+  version: number,
   req: SearchRequest,
   c: Compiled,
 ): Promise<SearchPage> {
@@ -405,11 +405,11 @@ export const matchStats = { answered: 0, declined: 0 };
 async function fromIndex(
   ctx: SearchContext,
   db: Db,
-  version: number | undefined,
+  version: number,
   req: SearchRequest,
   page: { offset: number; limit: number; collapse?: boolean; after?: MatchQuery['after'] },
 ): Promise<{ total: number; rows: PageRow[]; openings?: number[] } | undefined> {
-  if (!ctx.match || version === undefined || !indexable(req.filters)) return undefined;
+  if (!ctx.match || !indexable(req.filters)) return undefined;
   const q: MatchQuery = { version, filters: req.filters, collapse: page.collapse ?? false, ...page };
   // The index is an optimisation: whatever goes wrong in it, PostgreSQL answers.
   const a: MatchAnswer | undefined = await ctx.match.ask(q).catch(() => undefined);
@@ -435,10 +435,9 @@ const jsonArray = (items: string[]) => Buffer.from(`[${items.join(',')}]`);
 export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
   const plan = planOf(ctx, { filters, collapse }, false);
   const key = `${collapse ? 'groups' : 'jobs'}|${fingerprint('jobs', canonicalFilters(filters))}`;
-  const version = await currentVersion(ctx, ctx.pool);
-  const cached =
-    version === undefined || !plan.total.includes('kept') ? undefined : ctx.totals?.peek(version, key);
-  if (cached === undefined && version !== undefined && ctx.match && plan.total.includes('index')) {
+  const version = await readVersion(ctx, ctx.pool);
+  const cached = plan.total.includes('kept') ? ctx.totals?.peek(version, key) : undefined;
+  if (cached === undefined && ctx.match && plan.total.includes('index')) {
     const a = await ctx.match.ask({ version, filters, collapse, offset: 0, limit: 0 }).catch(() => undefined);
     matchStats[a ? 'answered' : 'declined']++;
     if (a) {
@@ -457,7 +456,7 @@ export async function countJobs(ctx: SearchContext, filters: JobFilters, collaps
 async function exactCount(
   db: pg.Pool | pg.PoolClient,
   totals: TotalsCache | undefined,
-  version: number | undefined,
+  version: number,
   filters: JobFilters,
   where: Sql,
   key: string,
@@ -475,7 +474,7 @@ async function exactCount(
   const kept = collapse ? undefined : valueTotalOf(filters);
   const cache = filters.time_frame ? undefined : totals;
   if (kept) {
-    const cached = version === undefined ? undefined : cache?.get(version, key);
+    const cached = cache?.get(version, key);
     if (cached !== undefined) return cached;
     const read = await readValueTotal(db, kept);
     if (read) {
@@ -483,7 +482,7 @@ async function exactCount(
       return read.n;
     }
   }
-  if (totals === undefined || version === undefined || filters.time_frame) return (await count()).n;
+  if (totals === undefined || filters.time_frame) return (await count()).n;
   return totals.resolve(version, key, count, (from) => replayCount(db, filters, from, collapse));
 }
 

@@ -6,9 +6,8 @@
 // same figures (salary-figures.ts) when it holds the filters at the request's version.
 import type pg from 'pg';
 import { withSnapshot } from '../db/pool.ts';
-import { dataVersion } from '../db/stats.ts';
 import type { JobFilters } from './dimensions.ts';
-import { planOf, type SearchContext } from './jobs.ts';
+import { planOf, readVersion, type SearchContext } from './jobs.ts';
 import { bucketEdges, byCount, type CurrencySalary, histogramOf } from './salary-figures.ts';
 import { raw, type Sql, sql } from './sql.ts';
 
@@ -98,7 +97,7 @@ export async function salaryFromIndex(
 ): Promise<SalaryData | undefined> {
   if (!ctx.match || !planOf(ctx, { filters, collapse: false }, false).total.includes('index'))
     return undefined;
-  const version = ctx.version ?? (await dataVersion(ctx.pool));
+  const version = await readVersion(ctx, ctx.pool);
   const q = { version, filters, collapse: false, offset: 0, limit: 0, salary: edges ? { edges } : {} };
   // The index is an optimisation: whatever goes wrong in it, PostgreSQL answers.
   const a = await ctx.match.ask(q).catch(() => undefined);
