@@ -184,7 +184,11 @@ function syncInputs() {
   if (document.activeElement !== $('q')) $('q').value = p.get(field) ?? '';
 }
 
+/** When the last key of the query being typed was pressed (performance.now()), until its search starts. */
+let typedAt;
+
 function onType() {
+  typedAt = performance.now();
   clearTimeout(typing);
   typing = setTimeout(() => {
     const p = pageParams();
@@ -237,6 +241,14 @@ function search() {
   document.body.removeAttribute('data-shown');
   document.body.setAttribute('aria-busy', 'true');
   const shown = (render) => (body) => run.signal.aborted || render(body);
+  // Typing to results on screen, on the browser's performance timeline (bench/explore-typing.ts reads it).
+  const typed = typedAt;
+  typedAt = undefined;
+  const measured = (body) => {
+    if (typed !== undefined && !run.signal.aborted)
+      performance.measure('explore: typed to results', { start: typed, end: performance.now() });
+    return body;
+  };
   const failed = (clear) => (err) => {
     if (!run.signal.aborted) clear();
     throw err;
@@ -244,7 +256,7 @@ function search() {
   // Two requests at a time (an account may run two expensive ones at once): the results and the facets
   // first, the charts after them.
   const results = api('/v1/jobs', page, run.signal).then(
-    shown((b) => renderResults(b, false)),
+    shown((b) => measured(renderResults(b, false))),
     failed(() => renderResults({ data: [], total: null, next_cursor: null }, false)),
   );
   const facetsShown = api('/v1/jobs/facets', facets, run.signal).then(
