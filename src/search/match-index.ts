@@ -659,24 +659,21 @@ export class MatchIndex {
     for (const name of names) {
       const counts = this.facet(rows, name);
       if (!counts) return undefined;
-      const values = [...counts.byValue].filter(([, n]) => n > 0);
-      values.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      out[name] = { values: values.slice(0, limit), distinct: values.length, missing: counts.missing };
+      out[name] = { ...top(counts.values, counts.n, limit), missing: counts.missing };
     }
     return out;
   }
 
-  private facet(rows: RowSet, name: string): { byValue: Map<string, number>; missing: number } | undefined {
-    const byValue = new Map<string, number>();
+  /** Each value of a dimension (by position) and its count among `rows`, and how many rows have none. */
+  private facet(
+    rows: RowSet,
+    name: string,
+  ): { values: readonly string[]; n: ArrayLike<number>; missing: number } | undefined {
     // Every row, none dead: a value's count is its set's length.
     const everyRow = rows.length === this.p.ids.length;
     const sets = this.p.sets[name];
     if (sets) {
-      const none = this.p.none[name];
-      if (everyRow) {
-        for (const [v, set] of sets) byValue.set(v, set.length);
-        return { byValue, missing: none.length };
-      }
+      if (everyRow) return { ...this.setSizes(name, sets), missing: this.p.none[name].length };
       // Row by row through each row's values: a count per value by intersection would merge the matches
       // with every value's rows (300 skills × 80,000 matches: 526 ms against 25 for roaring bitmaps,
       // on a loaded machine); a row's values are a handful.
@@ -690,26 +687,50 @@ export class MatchIndex {
         if (from === to) missing++;
         for (let j = from; j < to; j++) n[codes[j]]++;
       }
-      for (let c = 0; c < values.length; c++) byValue.set(values[c], n[c]);
-      return { byValue, missing };
+      return { values, n, missing };
     }
     const column = this.p.codes[name];
     if (column) {
       const n = new Uint32Array(column.values.size + 1);
       const codes = column.rows;
       for (let i = 0; i < rows.length; i++) n[codes[rows[i]]]++;
-      for (const [v, c] of column.values) byValue.set(v, n[c]);
-      return { byValue, missing: n[0] };
+      const missing = n[0];
+      n[0] = 0; // code 0 is no value
+      return { values: this.codeValues(name, column), n, missing };
     }
     if (name === 'remote') {
       const { flags } = this.p;
       let remote = 0;
       for (let i = 0; i < rows.length; i++) remote += flags[rows[i]] & REMOTE;
-      byValue.set('true', remote);
-      byValue.set('false', rows.length - remote);
-      return { byValue, missing: 0 };
+      return { values: ['true', 'false'], n: [remote, rows.length - remote], missing: 0 };
     }
     return undefined;
+  }
+
+  /** A held-as-sets dimension's values and their sets' sizes (made once). */
+  private sizes = new Map<string, { values: string[]; n: Uint32Array }>();
+
+  private setSizes(name: string, sets: Map<string, RowSet>) {
+    let made = this.sizes.get(name);
+    if (!made) {
+      const values = [...sets.keys()];
+      made = { values, n: Uint32Array.from(values, (v) => sets.get(v)!.length) };
+      this.sizes.set(name, made);
+    }
+    return made;
+  }
+
+  /** A held-as-codes dimension's values by code ([0], no value, is empty; made once). */
+  private codeNames = new Map<string, string[]>();
+
+  private codeValues(name: string, column: CodeColumn): string[] {
+    let made = this.codeNames.get(name);
+    if (!made) {
+      made = new Array<string>(column.values.size + 1).fill('');
+      for (const [v, c] of column.values) made[c] = v;
+      this.codeNames.set(name, made);
+    }
+    return made;
   }
 
   /**
@@ -810,6 +831,31 @@ export class MatchIndex {
     }
     return { total, page: firsts.map((row) => ({ row, openings: this.counts[groups[row]] })) };
   }
+}
+
+/**
+ * The `limit` values with the most matches (ties by value), and how many values have any: one pass that
+ * keeps the best so far in order, instead of sorting every value (100,000 cities to show ten).
+ */
+export function top(
+  values: readonly string[],
+  n: ArrayLike<number>,
+  limit: number,
+): { values: [value: string, count: number][]; distinct: number } {
+  const best: [string, number][] = [];
+  let distinct = 0;
+  for (let c = 0; c < n.length; c++) {
+    const k = n[c];
+    if (k === 0) continue;
+    distinct++;
+    const v = values[c];
+    let i = best.length;
+    while (i > 0 && (k > best[i - 1][1] || (k === best[i - 1][1] && v < best[i - 1][0]))) i--;
+    if (i >= limit) continue;
+    best.splice(i, 0, [v, k]);
+    if (best.length > limit) best.pop();
+  }
+  return { values: best, distinct };
 }
 
 /** The position of the first of `rows` (ascending) above `row`. */

@@ -16,7 +16,7 @@ import { raw, sql } from '../../src/search/sql.ts';
 import type pg from 'pg';
 import { countJobs, matchStats, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
 import { buildIndex, MatchService } from '../../src/search/match.ts';
-import { MatchIndexBuilder, printedMicros } from '../../src/search/match-index.ts';
+import { MatchIndexBuilder, printedMicros, top } from '../../src/search/match-index.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
 import { PageCache, pageSize } from '../../src/search/page-cache.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
@@ -848,4 +848,30 @@ describe('salary bounds kept in 32 bits only where exact', () => {
         }
     });
   }
+});
+
+describe('the top values of a facet', () => {
+  it('are those a full sort by count then value gives, with the number of values counted', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .uniqueArray(fc.string({ maxLength: 3 }), { maxLength: 60 })
+          .chain((values) =>
+            fc.tuple(
+              fc.constant(values),
+              fc.array(fc.nat({ max: 5 }), { minLength: values.length, maxLength: values.length }),
+              fc.integer({ min: 1, max: 12 }),
+            ),
+          ),
+        ([values, n, limit]) => {
+          const sorted = values
+            .map((v, i): [string, number] => [v, n[i]!])
+            .filter(([, k]) => k > 0)
+            .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+          expect(top(values, n, limit)).toEqual({ values: sorted.slice(0, limit), distinct: sorted.length });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });
