@@ -184,7 +184,7 @@ async function main() {
   const sample = await sampleData(pool);
   const picks = pickParameters(sample);
   const kinds = buildKinds(picks);
-  const varied = buildVariedKinds(sample);
+  const varied = buildVariedKinds(sample).filter((k) => !opts.skip.includes(k.name));
   const { ids, ...shown } = picks;
   say(`parameters: ${JSON.stringify(shown)} (+${ids.length} ids)`);
   say(`varied mix: ${varied.map((k) => `${k.name} ${k.paths.length}`).join(', ')} distinct requests`);

@@ -14,6 +14,8 @@ export interface BenchOptions {
   quick: boolean;
   /** Kinds of the varied mix to drive alone, values varied (after the varied mix). */
   kinds: string[];
+  /** Kinds left out of the varied mix (to compare with a version that has no such kinds). */
+  skip: string[];
 }
 
 export const USAGE = `usage: npm run bench -- [options]
@@ -32,6 +34,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --quick             only the varied mix, the fixed mix and the feed drain (no kind alone)
   --kinds A,B         also drive these kinds of the varied mix alone, their values varied as the mix
                       varies them (e.g. facets,salary_distribution,trends,description)
+  --skip A,B          leave these kinds out of the varied mix (e.g. the analytics kinds, to compare with
+                      a version without them)
 `;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -45,6 +49,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     mixDuringRound: false,
     quick: false,
     kinds: [],
+    skip: [],
   };
   const int = (name: string, v: string | undefined, min: number): number => {
     if (v === undefined || !/^\d+$/.test(v) || Number(v) < min)
@@ -84,6 +89,13 @@ export function parseOptions(argv: string[]): BenchOptions {
         if (!v || !/^[a-z_0-9]+(,[a-z_0-9]+)*$/.test(v))
           throw new Error('--kinds needs a comma list of kind names');
         o.kinds = v.split(',');
+        break;
+      }
+      case '--skip': {
+        const v = value();
+        if (!v || !/^[a-z_0-9]+(,[a-z_0-9]+)*$/.test(v))
+          throw new Error('--skip needs a comma list of kind names');
+        o.skip = v.split(',');
         break;
       }
       case '--mix-during-round':
