@@ -81,6 +81,19 @@ export function difference(a: RowSet, b: RowSet): RowSet {
   return out.subarray(0, n);
 }
 
+/** The rows below `n` not in `rows` (ascending). */
+export function complement(rows: RowSet, n: number): RowSet {
+  const out = new Uint32Array(n - rows.length);
+  let k = 0;
+  let next = 0;
+  for (const r of rows) {
+    while (next < r) out[k++] = next++;
+    next = r + 1;
+  }
+  while (next < n) out[k++] = next++;
+  return out.subarray(0, k);
+}
+
 /** Every row below `n`. */
 export function all(n: number): RowSet {
   const out = new Uint32Array(n);

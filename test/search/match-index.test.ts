@@ -17,6 +17,7 @@ import type pg from 'pg';
 import { countJobs, matchStats, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
 import { buildIndex, MatchService } from '../../src/search/match.ts';
 import { MatchIndexBuilder, printedMicros, top } from '../../src/search/match-index.ts';
+import { all, complement, difference } from '../../src/search/match-sets.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
 import { PageCache, pageSize } from '../../src/search/page-cache.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
@@ -872,6 +873,28 @@ describe('the top values of a facet', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('the rows a set leaves out', () => {
+  it('are every row below n but its own, ascending', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 0, max: 200 })
+          .chain((n) =>
+            fc.tuple(
+              fc.constant(n),
+              fc.uniqueArray(fc.integer({ min: 0, max: Math.max(0, n - 1) }), { maxLength: n }),
+            ),
+          ),
+        ([n, picked]) => {
+          const rows = Uint32Array.from(picked.filter((r) => r < n).sort((a, b) => a - b));
+          expect([...complement(rows, n)]).toEqual([...difference(all(n), rows)]);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
