@@ -7,7 +7,7 @@
 const KEY = 'jps-explore-key';
 const PAGE_SIZE = 20;
 const FACET_LIMIT = 8;
-const DEBOUNCE_MS = 60;
+const DEBOUNCE_MS = 100;
 const TEXT_PARAMS = ['title', 'description'];
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
