@@ -543,7 +543,7 @@ export class MatchIndex {
     const tests = codes.length;
     nextRow: for (let i = 0; i < n; i++) {
       const r = rows ? rows[i] : i;
-      if (dead && dead[r]) continue;
+      if (dead?.[r]) continue;
       const fl = flags[r];
       if (remote >= 0 && (fl & REMOTE) !== remote) continue;
       if (hasSalary >= 0 && (fl & HAS_SALARY) !== hasSalary) continue;

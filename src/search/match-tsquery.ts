@@ -26,7 +26,7 @@ function tokenize(text: string): Token[] | undefined {
       let prefix = false;
       if (text[i] === ':') {
         const m = /^:([*A-D]+)/.exec(text.slice(i));
-        if (!m || m[1] !== '*') return undefined; // weights: not held by the index
+        if (m?.[1] !== '*') return undefined; // weights: not held by the index
         prefix = true;
         i += m[0].length;
       }
@@ -47,7 +47,7 @@ function tokenize(text: string): Token[] | undefined {
 /** The tree of a normalised tsquery's text, or undefined when the index cannot answer it. */
 export function parseTsQuery(text: string): TsNode | undefined {
   const tokens = tokenize(text);
-  if (!tokens || !tokens.length) return undefined;
+  if (!tokens?.length) return undefined;
   let at = 0;
   const peek = () => tokens[at];
   const isOp = (op: string) => {
