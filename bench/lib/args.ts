@@ -51,6 +51,11 @@ export function parseOptions(argv: string[]): BenchOptions {
     kinds: [],
     skip: [],
   };
+  const kindNames = (name: string, v: string | undefined): string[] => {
+    if (!v || !/^[a-z_0-9]+(,[a-z_0-9]+)*$/.test(v))
+      throw new Error(`--${name} needs a comma list of kind names`);
+    return v.split(',');
+  };
   const int = (name: string, v: string | undefined, min: number): number => {
     if (v === undefined || !/^\d+$/.test(v) || Number(v) < min)
       throw new Error(`--${name} needs an integer >= ${min}`);
@@ -84,20 +89,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       case '--quick':
         o.quick = true;
         break;
-      case '--kinds': {
-        const v = value();
-        if (!v || !/^[a-z_0-9]+(,[a-z_0-9]+)*$/.test(v))
-          throw new Error('--kinds needs a comma list of kind names');
-        o.kinds = v.split(',');
+      case '--kinds':
+        o.kinds = kindNames('kinds', value());
         break;
-      }
-      case '--skip': {
-        const v = value();
-        if (!v || !/^[a-z_0-9]+(,[a-z_0-9]+)*$/.test(v))
-          throw new Error('--skip needs a comma list of kind names');
-        o.skip = v.split(',');
+      case '--skip':
+        o.skip = kindNames('skip', value());
         break;
-      }
       case '--mix-during-round':
         o.mixDuringRound = true;
         break;
