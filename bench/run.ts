@@ -5,6 +5,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { SETTING_NAMES } from '../src/config.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { parseOptions, USAGE } from './lib/args.ts';
 import { type Drain, drainInChild } from './lib/drain.ts';
@@ -204,6 +205,14 @@ async function main() {
     PORT: `${port} (a free port)`,
     ...(opts.workers ? { WORKERS: `${opts.workers} (--workers)` } : {}),
   };
+  // Settings the service inherits from this shell (it starts with this process's environment): a run
+  // with any of them does not measure the defaults, and says so.
+  // URLs may hold credentials: only that they were set is printed.
+  for (const name of SETTING_NAMES) {
+    const v = process.env[name];
+    if (v !== undefined && !(name in serviceSettings))
+      serviceSettings[name] = `${name.endsWith('_URL') ? '(set)' : v} (from the environment)`;
+  }
   const settingsText = Object.entries(serviceSettings)
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');

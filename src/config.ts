@@ -170,6 +170,9 @@ const schema = {
 type Schema = typeof schema;
 export type Config = { [K in keyof Schema]: Schema[K]['default'] | ReturnType<Schema[K]['parse']> };
 
+/** The environment variables the service reads (its settings' names). */
+export const SETTING_NAMES: readonly string[] = Object.keys(schema);
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
