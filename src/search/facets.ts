@@ -5,7 +5,7 @@
 // then grouped per dimension, so every count and the total come from one snapshot.
 import type pg from 'pg';
 import { type FacetDimension, INDEXED_FACETS, type JobFilters } from './dimensions.ts';
-import { planOf, readVersion, type SearchContext } from './jobs.ts';
+import { planAsksIndex, readVersion, type SearchContext } from './jobs.ts';
 import { join } from 'sql-template-tag';
 import { raw, type Sql, sql } from './sql.ts';
 
@@ -119,8 +119,8 @@ export async function facetsFromIndex(
   dims: readonly FacetDimension[],
   limit: number,
 ): Promise<FacetsData | undefined> {
-  if (!ctx.match || !dims.every((d) => INDEXED_FACETS.has(d.name))) return undefined;
-  if (!planOf(ctx, { filters, collapse: false }, false).total.includes('index')) return undefined;
+  if (!ctx.match || !dims.every((d) => INDEXED_FACETS.has(d.name)) || !planAsksIndex(ctx, filters))
+    return undefined;
   const version = await readVersion(ctx, ctx.pool);
   const names = dims.map((d) => d.name);
   const q = { version, filters, collapse: false, offset: 0, limit: 0, facets: { names, limit } };

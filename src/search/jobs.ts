@@ -76,6 +76,14 @@ function known(ctx: Knowing, filters: JobFilters, match = ctx.match): Known {
   };
 }
 
+/**
+ * Whether the read plan asks the match index for the total of these filters (jobs, not groups): what the
+ * analytics ask before answering from the index (facets, salary, trends).
+ */
+export function planAsksIndex(ctx: SearchContext, filters: JobFilters): boolean {
+  return ctx.match !== undefined && planOf(ctx, { filters, collapse: false }, false).total.includes('index');
+}
+
 /** The plan of a search or a count: which sources answer it, in order. */
 export function planOf(ctx: Knowing, req: Pick<SearchRequest, 'filters' | 'collapse'>, page: boolean) {
   return planRead(

@@ -275,23 +275,22 @@ export class MatchService implements MatchSource {
     // The index may have been carried to a newer version while the text was read: matched only at q's.
     if (index !== this.index || index.version !== q.version) return undefined;
     const request = { filters: q.filters, text };
-    if (q.trend) {
+    // Analytics of the matches instead of a page: jobs, never groups.
+    if (q.trend || q.salary || q.facets) {
       const rows = q.collapse ? undefined : index.matches(request);
       if (!rows) return undefined;
-      const { since, step, until } = q.trend;
-      return { total: rows.length, ids: [], entered: index.entered(rows, since, step, until) };
-    }
-    if (q.salary) {
-      const rows = q.collapse ? undefined : index.matches(request);
-      if (!rows) return undefined;
-      const edges = q.salary.edges;
-      const salary = [...index.salaries(rows)].map(([c, v]) => currencyFigures(c, v, edges)).sort(byCount);
-      return { total: rows.length, ids: [], salary };
-    }
-    if (q.facets) {
-      const rows = q.collapse ? undefined : index.matches(request);
-      const facets = rows && index.facets(rows, q.facets.names, q.facets.limit);
-      return facets && { total: rows.length, ids: [], facets };
+      const answer = { total: rows.length, ids: [] };
+      if (q.trend) {
+        const { since, step, until } = q.trend;
+        return { ...answer, entered: index.entered(rows, since, step, until) };
+      }
+      if (q.salary) {
+        const edges = q.salary.edges;
+        const salary = [...index.salaries(rows)].map(([c, v]) => currencyFigures(c, v, edges)).sort(byCount);
+        return { ...answer, salary };
+      }
+      const facets = index.facets(rows, q.facets!.names, q.facets!.limit);
+      return facets && { ...answer, facets };
     }
     if (q.collapse) {
       const rows = index.matches(request);

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import { withSnapshot } from '../db/pool.ts';
 import type { JobFilters } from './dimensions.ts';
-import { planOf, readVersion, type SearchContext } from './jobs.ts';
+import { planAsksIndex, readVersion, type SearchContext } from './jobs.ts';
 import { bucketEdges, byCount, type CurrencySalary, histogramOf } from './salary-figures.ts';
 import { raw, type Sql, sql } from './sql.ts';
 
@@ -95,8 +95,7 @@ export async function salaryFromIndex(
   filters: JobFilters,
   edges?: number[],
 ): Promise<SalaryData | undefined> {
-  if (!ctx.match || !planOf(ctx, { filters, collapse: false }, false).total.includes('index'))
-    return undefined;
+  if (!ctx.match || !planAsksIndex(ctx, filters)) return undefined;
   const version = await readVersion(ctx, ctx.pool);
   const q = { version, filters, collapse: false, offset: 0, limit: 0, salary: edges ? { edges } : {} };
   // The index is an optimisation: whatever goes wrong in it, PostgreSQL answers.

@@ -13,7 +13,7 @@ import { withSnapshot } from '../db/pool.ts';
 import { dataVersion } from '../db/stats.ts';
 import { JobState } from '../model/job-state.ts';
 import type { JobFilters } from './dimensions.ts';
-import { planOf, type SearchContext } from './jobs.ts';
+import { planAsksIndex, type SearchContext } from './jobs.ts';
 import { type Sql, sql, stateIs } from './sql.ts';
 
 export type TrendInterval = 'day' | 'week';
@@ -117,8 +117,7 @@ export async function trendWithIndex(
   filters: JobFilters,
   req: TrendRequest,
 ): Promise<TrendPoint[]> {
-  if (!ctx.match || !planOf(ctx, { filters, collapse: false }, false).total.includes('index'))
-    return trendSeries(ctx.pool, req);
+  if (!ctx.match || !planAsksIndex(ctx, filters)) return trendSeries(ctx.pool, req);
   const match = ctx.match;
   return withSnapshot(ctx.pool, async (c) => {
     const version = await dataVersion(c);
