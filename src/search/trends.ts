@@ -49,7 +49,7 @@ interface Tally {
  * stamps both, so they add nothing to any point).
  */
 async function tally(db: pg.Pool | pg.PoolClient, req: TrendRequest, gone: boolean): Promise<Tally> {
-  const n = Math.ceil((req.until - req.since) / INTERVAL_MS[req.interval]);
+  const n = intervals(req);
   const since = new Date(req.since).toISOString();
   const until = new Date(req.until).toISOString();
   const live = stateIs(JobState.Live);
@@ -82,6 +82,9 @@ async function tally(db: pg.Pool | pg.PoolClient, req: TrendRequest, gone: boole
 }
 
 const zeros = (n: number) => new Array<number>(n).fill(0);
+
+/** The number of intervals of a window: the last is cut at `until`. */
+const intervals = (req: TrendRequest) => Math.ceil((req.until - req.since) / INTERVAL_MS[req.interval]);
 
 function series(req: TrendRequest, t: Tally): TrendPoint[] {
   const step = INTERVAL_MS[req.interval];
@@ -127,7 +130,8 @@ export async function trendWithIndex(
     const a = await match
       .ask({ version, filters, collapse: false, offset: 0, limit: 0, trend })
       .catch(() => undefined);
-    if (!a?.entered) return trendSeries(c, req);
+    // One count per interval and one before the window, or PostgreSQL counts every row.
+    if (a?.entered?.length !== intervals(req) + 1) return trendSeries(c, req);
     const t = await tally(c, req, true);
     for (let i = 0; i < t.entered.length; i++) {
       t.entered[i] += a.entered[i];
