@@ -24,6 +24,8 @@ export async function nextFeedTimestamp(client: pg.PoolClient): Promise<string> 
 export interface LiveChange {
   left: string[];
   entered: string[];
+  /** Jobs deleted from the pool (never live: the purge of expired ones), with their posting time. */
+  purged?: { id: string; posted_us: string }[];
 }
 
 /**
@@ -34,7 +36,7 @@ export async function bumpDataVersion(client: pg.Pool | pg.PoolClient, change?: 
   await client.query(
     `WITH v AS (UPDATE data_version SET version = version + 1 WHERE id = 1 RETURNING version),
           old AS (DELETE FROM data_changes WHERE at < now() - interval '1 hour')
-     INSERT INTO data_changes (version, left_ids, entered_ids) SELECT version, $1, $2 FROM v`,
-    [change?.left ?? null, change?.entered ?? null],
+     INSERT INTO data_changes (version, left_ids, entered_ids, purged) SELECT version, $1, $2, $3 FROM v`,
+    [change?.left ?? null, change?.entered ?? null, change?.purged ? JSON.stringify(change.purged) : null],
   );
 }

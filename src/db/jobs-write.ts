@@ -1,5 +1,7 @@
 // Writes of the jobs table: the only SQL of ingestion and of the lifecycle schedules.
 import type pg from 'pg';
+import { bumpDataVersion } from './feed-clock.ts';
+import { withTransaction } from './pool.ts';
 import type { JobContent, Tracked } from '../model/job-row.ts';
 import { JobState } from '../model/job-state.ts';
 import type { ExpiryReason } from '../model/lifecycle.ts';
@@ -334,23 +336,30 @@ export async function repoint(client: pg.PoolClient, from: string, to: string): 
 
 /**
  * Deletes expired rows past the retention period, with the copies folded into them and the history
- * of both. Returns the number of jobs deleted.
+ * of both, in one transaction that is a data version of its own when it deleted any: the expired feed
+ * and the trends no longer list them, and the change names them for the match index (feed-clock.ts).
+ * Returns the number of jobs deleted.
  */
 export async function purgeExpired(pool: pg.Pool, retentionDays: number): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(
-    `WITH gone AS (
-       DELETE FROM jobs WHERE state = ${JobState.Expired} AND expired_at < now() - $1 * interval '1 day' RETURNING id
-     ),
-     copies AS (
-       DELETE FROM jobs WHERE state = ${JobState.Folded} AND duplicate_of IN (SELECT id FROM gone) RETURNING id
-     ),
-     ids AS (SELECT id FROM gone UNION ALL SELECT id FROM copies),
-     versions AS (DELETE FROM job_versions WHERE job_id IN (SELECT id FROM ids)),
-     life AS (DELETE FROM job_lifecycle WHERE id IN (SELECT id FROM ids))
-     SELECT count(*)::int AS n FROM ids`,
-    [retentionDays],
-  );
-  return rows[0].n;
+  return withTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ id: string; posted_us: string }>(
+      `WITH gone AS (
+         DELETE FROM jobs WHERE state = ${JobState.Expired} AND expired_at < now() - $1 * interval '1 day'
+         RETURNING id, posted_at
+       ),
+       copies AS (
+         DELETE FROM jobs WHERE state = ${JobState.Folded} AND duplicate_of IN (SELECT id FROM gone)
+         RETURNING id, posted_at
+       ),
+       ids AS (SELECT id, posted_at FROM gone UNION ALL SELECT id, posted_at FROM copies),
+       versions AS (DELETE FROM job_versions WHERE job_id IN (SELECT id FROM ids)),
+       life AS (DELETE FROM job_lifecycle WHERE id IN (SELECT id FROM ids))
+       SELECT id, (extract(epoch FROM posted_at) * 1000000)::bigint::text AS posted_us FROM ids`,
+      [retentionDays],
+    );
+    if (rows.length) await bumpDataVersion(client, { left: [], entered: [], purged: rows });
+    return rows.length;
+  });
 }
 
 // --- History: written in the transaction of the change it records -----------------------------------

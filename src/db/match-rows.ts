@@ -1,5 +1,5 @@
-// The live jobs as the in-memory match index reads them (search/match-index.ts): in search order, from
-// one snapshot, with the data version of that snapshot.
+// The jobs the in-memory match index reads (search/match-index.ts): the live ones and those the expired
+// feed lists (for trends), in search order, from one snapshot, with the data version of that snapshot.
 import type pg from 'pg';
 import { withSnapshot } from './pool.ts';
 
@@ -9,6 +9,8 @@ export interface MatchRow {
   posted_us: string;
   /** created_at (first indexed, the feed clock's stamp) in microseconds since the epoch, as text. */
   created_us: string;
+  /** Null for a live job; else expired_at (the expired feed's stamp) in microseconds, as text. */
+  expired_us: string | null;
   collapse_key: string;
   remote: boolean;
   has_salary: boolean;
@@ -31,8 +33,9 @@ export interface HeldColumn {
 const BATCH = 1000;
 
 /**
- * Reads every live job in search order (posted_at DESC, id DESC) in batches, handing each to `take`, and
- * returns the data version of the snapshot they were read in. `held`: the dimensions whose values are read.
+ * Reads every live job, and every gone one the expired feed lists, in search order (posted_at DESC, id
+ * DESC) in batches, handing each to `take`, and returns the data version of the snapshot they were read
+ * in. `held`: the dimensions whose values are read.
  */
 export async function readMatchRows(
   pool: pg.Pool,
@@ -55,14 +58,18 @@ export async function readMatchRows(
       for (const r of found.rows) companies.set(r.slug, r);
     }
     // A cursor has no statement timeout of its own: each FETCH is a statement.
+    const columns = `j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us,
+             (extract(epoch FROM j.created_at) * 1000000)::bigint::text AS created_us,
+             (extract(epoch FROM j.expired_at) * 1000000)::bigint::text AS expired_us, j.collapse_key,
+             j.remote, j.has_salary, j.salary_annual_min, j.salary_annual_max, j.company_slug, j.posted_at,
+             j.title_tsv::text AS title_tsv${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.name}`)}`).join('')}`;
+    // The live jobs in the order of their sort index, merged with the gone ones (a retention's worth).
     await c.query(`DECLARE match_rows NO SCROLL CURSOR FOR
-      SELECT j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us,
-             (extract(epoch FROM j.created_at) * 1000000)::bigint::text AS created_us, j.collapse_key,
-             j.remote, j.has_salary, j.salary_annual_min, j.salary_annual_max, j.company_slug,
-             j.title_tsv::text AS title_tsv${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.name}`)}`).join('')}
-      FROM jobs j
-      WHERE j.state = 0
-      ORDER BY j.posted_at DESC, j.id DESC`);
+      SELECT * FROM (
+        SELECT ${columns} FROM jobs j WHERE j.state = 0
+        UNION ALL
+        SELECT ${columns} FROM jobs j WHERE j.state <> 0 AND j.expired_at IS NOT NULL) m
+      ORDER BY m.posted_at DESC, m.id DESC`);
     for (;;) {
       const batch = await c.query<Record<string, unknown>>(`FETCH ${BATCH} FROM match_rows`);
       const out: MatchRow[] = batch.rows.map((r) => {
@@ -74,6 +81,7 @@ export async function readMatchRows(
           id: r.id as string,
           posted_us: r.posted_us as string,
           created_us: r.created_us as string,
+          expired_us: r.expired_us as string | null,
           collapse_key: r.collapse_key as string,
           remote: r.remote as boolean,
           has_salary: r.has_salary as boolean,
@@ -92,37 +100,48 @@ export async function readMatchRows(
   });
 }
 
-/** A job that left the live population: its id and posting time (as in MatchRow). */
+/** A job that left the live population: its id, posting time and expiry (as in MatchRow). */
 export interface LeftRow {
+  id: string;
+  posted_us: string;
+  expired_us: string | null;
+}
+
+/** A job deleted from the pool by the purge: its id and posting time. */
+export interface PurgedRow {
   id: string;
   posted_us: string;
 }
 
 /**
- * The jobs that left the live population since version `from`, when every version since logged only
- * that (data_changes: an expiry), and the version reached; undefined when a version since did more (a
- * load, or a job that entered), its log is gone, or a job that left is no longer there to read.
+ * The jobs that left the live population since version `from`, and those the purge deleted, when every
+ * version since logged only that (data_changes: an expiry, a purge), and the version reached; undefined
+ * when a version since did more (a load, or a job that entered), its log is gone, or a job that left is
+ * no longer there to read.
  */
 export async function readLeftSince(
   pool: pg.Pool,
   from: number,
-): Promise<{ version: number; left: LeftRow[] } | undefined> {
-  const { rows } = await pool.query<{ version: string; ok: boolean; left: LeftRow[] }>(
+): Promise<{ version: number; left: LeftRow[]; purged: PurgedRow[] } | undefined> {
+  const { rows } = await pool.query<{ version: string; ok: boolean; left: LeftRow[]; purged: PurgedRow[] }>(
     `WITH cur AS (SELECT version FROM data_version WHERE id = 1),
           ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > $1 AND c.version <= cur.version),
           ids AS (SELECT DISTINCT l.id FROM ch, unnest(ch.left_ids) AS l(id)),
-          found AS (SELECT j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us
+          found AS (SELECT j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us,
+                           (extract(epoch FROM j.expired_at) * 1000000)::bigint::text AS expired_us
                     FROM ids JOIN jobs j ON j.id = ids.id)
      SELECT cur.version,
             (SELECT count(*) FROM ch) = cur.version - $1
               AND NOT EXISTS (SELECT 1 FROM ch WHERE left_ids IS NULL OR cardinality(entered_ids) > 0)
               AND (SELECT count(*) FROM ids) = (SELECT count(*) FROM found) AS ok,
-            (SELECT coalesce(json_agg(found), '[]') FROM found) AS left
+            (SELECT coalesce(json_agg(found), '[]') FROM found) AS left,
+            (SELECT coalesce(jsonb_agg(p ORDER BY ch.version), '[]') FROM ch, jsonb_array_elements(ch.purged) p)
+              AS purged
      FROM cur`,
     [from],
   );
   const r = rows[0];
-  return r.ok ? { version: Number(r.version), left: r.left } : undefined;
+  return r.ok ? { version: Number(r.version), left: r.left, purged: r.purged } : undefined;
 }
 
 /** What a saved match index is checked against before it is used again. */

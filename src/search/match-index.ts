@@ -1,5 +1,6 @@
 // The live jobs of one data version in memory, in search order (posted_at DESC, id DESC, as PostgreSQL
-// sorted them), with the values of the dimensions it holds (dimensions.ts): a sorted set of rows per value
+// sorted them), beside the gone ones the expired feed lists (dead rows, with their expiry: for trends),
+// with the values of the dimensions it holds (dimensions.ts): a sorted set of rows per value
 // (countries, skills, taxonomies …) or a code per row (seniority, the company's industry …), a flag per
 // row (remote, salary), the salary bounds, the collapse group; posting-time bounds are a range of the
 // rows. It answers the exact total, the rows of a page, the groups of a collapsed page and the facet
@@ -29,7 +30,7 @@ import {
   union,
   unionAll,
 } from './match-sets.ts';
-import type { LeftRow, MatchIdentity, MatchRow } from '../db/match-rows.ts';
+import type { LeftRow, MatchIdentity, MatchRow, PurgedRow } from '../db/match-rows.ts';
 import { parseTsVector, type TsNode } from './match-tsquery.ts';
 
 /** The filters the index holds (its text queries too); a request with any other is answered by PostgreSQL. */
@@ -90,6 +91,8 @@ export class MatchIndexBuilder {
   private ids = new StringTable();
   private posted = new NumberList();
   private created = new NumberList();
+  private expired = new NumberList();
+  private gone: number[] = [];
   private groups = new RowList();
   private groupOf = new Map<string, number>();
   private flags = new RowList();
@@ -113,6 +116,8 @@ export class MatchIndexBuilder {
     this.ids.push(r.id);
     this.posted.push(Number(r.posted_us));
     this.created.push(Number(r.created_us));
+    this.expired.push(r.expired_us === null ? NaN : Number(r.expired_us));
+    if (r.expired_us !== null) this.gone.push(row);
     let g = this.groupOf.get(r.collapse_key);
     if (g === undefined) {
       g = this.groupOf.size;
@@ -153,11 +158,12 @@ export class MatchIndexBuilder {
     const done = (m: Map<string, RowList>) => new Map([...m].map(([k, v]) => [k, v.done()]));
     const lexemes = new Map([...this.lexemes].map(([k, v]) => [k, { n: v.n, rows: v.rows.done() }]));
     const phrases = this.phrases && this.lexemes.size * POS_SPAN < 2 ** 32;
-    return new MatchIndex({
+    const index = new MatchIndex({
       version,
       ids: this.ids.done(),
       posted: this.posted.done(),
       created: this.created.done(),
+      expired: this.expired.done(),
       groups: this.groups.done(),
       groupCount: this.groupOf.size,
       flags: Uint8Array.from(this.flags.done()),
@@ -175,6 +181,10 @@ export class MatchIndexBuilder {
       positions: phrases ? this.positions.done() : undefined,
       positionsAt: phrases ? this.positionsAt.done() : undefined,
     });
+    const dead = new Uint8Array(this.n);
+    for (const r of this.gone) dead[r] = 1;
+    index.markDead(dead);
+    return index;
   }
 }
 
@@ -215,6 +225,11 @@ interface Parts {
   posted: Float64Array;
   /** When each row was first indexed (created_at), in microseconds since the epoch. */
   created: Float64Array;
+  /**
+   * When each row the expired feed lists left (expired_at), in microseconds since the epoch; NaN for the
+   * live rows and for those no feed lists (folded on arrival, or purged since the build).
+   */
+  expired: Float64Array;
   groups: Uint32Array;
   groupCount: number;
   flags: Uint8Array;
@@ -251,12 +266,19 @@ interface FacetTally {
   missing: number;
 }
 
+/** A trend's counts per interval ([0]: before the window): entered, entered and live now, left. */
+export interface TrendTally {
+  entered: number[];
+  added: number[];
+  left: number[];
+}
+
 /** A set of rows, or every row but those (a NOT not yet applied to anything). */
 type Signed = { rows: RowSet; not: boolean };
 
 export class MatchIndex {
   version: number;
-  /** Rows that left the live population since the build (an expiry), and how many. */
+  /** Rows not live: gone when the index was built, or left since (an expiry), and how many. */
   private dead: Uint8Array;
   private deadCount = 0;
   /** Where keep writes the rows it tested (made at its first use). */
@@ -288,12 +310,12 @@ export class MatchIndex {
     return this.p;
   }
 
-  /** 1 for each row that left the live population since the build. */
+  /** 1 for each row not live. */
   get deadRows(): Uint8Array {
     return this.dead;
   }
 
-  /** Marks the rows of a saved index that had left when it was saved. */
+  /** Marks the rows not live (of a build, or of a saved index when it was saved). */
   markDead(dead: Uint8Array): void {
     this.dead = dead;
     this.deadCount = dead.reduce((n, d) => n + d, 0);
@@ -482,10 +504,12 @@ export class MatchIndex {
   }
 
   /**
-   * Brings the index to `version` when all that changed since is that `left` left the live population:
-   * false (and nothing changed) when a row that left cannot be found, and the index must be built again.
+   * Brings the index to `version` when all that changed since is that `left` left the live population
+   * and `purged` were deleted from the pool: false (and nothing changed) when a row that left cannot be
+   * found, and the index must be built again. A purged row is no longer listed by the expired feed; one
+   * the index never held (gone before a build that left it out) needs nothing.
    */
-  leave(left: LeftRow[], version: number): boolean {
+  leave(left: LeftRow[], version: number, purged: PurgedRow[] = []): boolean {
     if (version < this.version) return false;
     const rows: number[] = [];
     for (const l of left) {
@@ -493,11 +517,19 @@ export class MatchIndex {
       if (r === undefined) return false;
       rows.push(r);
     }
-    for (const r of rows) {
+    const { expired } = this.p;
+    left.forEach((l, i) => {
+      const r = rows[i];
       if (!this.dead[r]) this.deadCount++;
       this.dead[r] = 1;
-      this.deadSorted = undefined;
+      expired[r] = l.expired_us === null ? NaN : Number(l.expired_us);
+    });
+    for (const p of purged) {
+      const r = this.rowOf(p.id, Number(p.posted_us));
+      if (r !== undefined && this.dead[r]) expired[r] = NaN;
     }
+    this.deadSorted = undefined;
+    this.goneSorted = undefined;
     this.version = version;
     return true;
   }
@@ -516,8 +548,8 @@ export class MatchIndex {
    * one loop with every test written out, since at a million rows a test called per row costs tens of
    * milliseconds.
    */
-  private keep(rows: RowSet | undefined, f: JobFilters): RowSet {
-    const { flags, salMin, salMax } = this.p;
+  private keep(rows: RowSet | undefined, f: JobFilters, gone = false): RowSet {
+    const { flags, salMin, salMax, expired } = this.p;
     const dead = this.deadCount ? this.dead : undefined;
     const remote = f.remote === undefined ? -1 : f.remote ? REMOTE : 0;
     const hasSalary = f.has_salary === undefined ? -1 : f.has_salary ? HAS_SALARY : 0;
@@ -532,7 +564,7 @@ export class MatchIndex {
       if (values) codes.push({ rows: column.rows, want: wanted(column.values, values) });
     }
     const tested =
-      dead || remote >= 0 || hasSalary >= 0 || gte !== undefined || lte !== undefined || codes.length;
+      gone || dead || remote >= 0 || hasSalary >= 0 || gte !== undefined || lte !== undefined || codes.length;
     if (!tested) return rows ?? this.everyRow();
     const n = rows ? rows.length : this.p.ids.length;
     // One buffer of a row each, reused: a new one per request (4 MB at a million rows) is memory the
@@ -543,7 +575,8 @@ export class MatchIndex {
     const tests = codes.length;
     nextRow: for (let i = 0; i < n; i++) {
       const r = rows ? rows[i] : i;
-      if (dead?.[r]) continue;
+      // The gone rows are those with an expiry (a NaN one fails every comparison), the live ones not dead.
+      if (gone ? !(expired[r] > -Infinity) : dead?.[r]) continue;
       const fl = flags[r];
       if (remote >= 0 && (fl & REMOTE) !== remote) continue;
       if (hasSalary >= 0 && (fl & HAS_SALARY) !== hasSalary) continue;
@@ -783,18 +816,47 @@ export class MatchIndex {
   }
 
   /**
-   * How many of `rows` were first indexed in each interval of a window (trends.ts): [0] before `since`,
-   * [i] in [since + (i − 1) × step, since + i × step), none at or after `until`; times in microseconds.
+   * The trend of a request's matches over a window (trends.ts), times in microseconds: per interval,
+   * [0] before `since`, [i] in [since + (i − 1) × step, since + i × step), none at or after `until`, how
+   * many of the matches the two feeds list were first indexed (`entered`), how many of those are live
+   * (`added`), and how many left (`left`, by their expiry). Undefined when a text query needs what the
+   * index lacks.
    */
-  entered(rows: RowSet, since: number, step: number, until: number): number[] {
-    const { created } = this.p;
-    const out = new Array<number>(Math.ceil((until - since) / step) + 1).fill(0);
-    for (let i = 0; i < rows.length; i++) {
-      const c = created[rows[i]];
-      if (c >= until) continue;
-      out[c < since ? 0 : Math.floor((c - since) / step) + 1]++;
+  trend(req: MatchRequest, since: number, step: number, until: number): TrendTally | undefined {
+    const c = this.candidates(req);
+    if (!c) return undefined;
+    const { created, expired } = this.p;
+    const zeros = () => new Array<number>(Math.ceil((until - since) / step) + 1).fill(0);
+    const at = (t: number) => (t < since ? 0 : Math.floor((t - since) / step) + 1);
+    const t: TrendTally = { entered: zeros(), added: zeros(), left: zeros() };
+    // keep's rows are used before it is asked again.
+    const live = this.keep(c.rows, req.filters);
+    for (let i = 0; i < live.length; i++) {
+      const ct = created[live[i]];
+      if (ct < until) t.added[at(ct)]++;
     }
-    return out;
+    t.entered = t.added.slice();
+    const goneRows = this.goneRows();
+    const gone = this.keep(c.rows ? intersect(c.rows, goneRows) : goneRows, req.filters, true);
+    for (let i = 0; i < gone.length; i++) {
+      const r = gone[i];
+      if (created[r] < until) t.entered[at(created[r])]++;
+      if (expired[r] < until) t.left[at(expired[r])]++;
+    }
+    return t;
+  }
+
+  /** The rows with an expiry, ascending (made when first wanted after a change). */
+  private goneSorted: RowSet | undefined;
+
+  private goneRows(): RowSet {
+    if (!this.goneSorted) {
+      const { expired } = this.p;
+      const rows: number[] = [];
+      for (let r = 0; r < expired.length; r++) if (expired[r] > -Infinity) rows.push(r);
+      this.goneSorted = Uint32Array.from(rows);
+    }
+    return this.goneSorted;
   }
 
   /** Each row's values of a dimension held as sets, by code, made when its facet is first asked for. */
@@ -929,9 +991,9 @@ function codeRows(codes: Codes, max: number): CodeRows {
 
 /**
  * Format of a saved index; a file of another format is not read (2: the dimensions of dimensions.ts; 3: each
- * row's created_at, for trends).
+ * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at).
  */
-const FORMAT = 3;
+const FORMAT = 4;
 
 /** Where a saved dimension's sets lie: its values, the end of each one's rows, and the rows. */
 interface SavedSets {
@@ -988,6 +1050,7 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
     ids: { bytes: col(ids.bytes), ends: col(ids.ends) },
     posted: col(p.posted),
     created: col(p.created),
+    expired: col(p.expired),
     groups: col(p.groups),
     flags: col(p.flags),
     salMin: col(p.salMin),
@@ -1070,6 +1133,7 @@ export function readIndex(bytes: Buffer): MatchIndex {
     ids: new Strings(cols[header.ids.bytes] as Uint8Array, cols[header.ids.ends] as Uint32Array),
     posted: cols[header.posted] as Float64Array,
     created: cols[header.created] as Float64Array,
+    expired: cols[header.expired] as Float64Array,
     groups: cols[header.groups] as Uint32Array,
     groupCount: header.groupCount,
     flags: cols[header.flags] as Uint8Array,

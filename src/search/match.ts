@@ -11,6 +11,7 @@ import { HELD_CODES, HELD_SETS, type JobFilters } from './dimensions.ts';
 import {
   type FacetCounts,
   holds,
+  type TrendTally,
   loadIndex,
   type MatchIndex,
   MatchIndexBuilder,
@@ -38,7 +39,7 @@ export interface MatchQuery {
   facets?: { names: string[]; limit: number };
   /** The salary distribution of the matches instead of a page (the client's bucket edges, if given). */
   salary?: { edges?: number[] };
-  /** The matches first indexed in each interval of a window (microseconds) instead of a page. */
+  /** The trend of the matches (live and gone) over a window (microseconds) instead of a page. */
   trend?: { since: number; step: number; until: number };
 }
 
@@ -53,8 +54,8 @@ export interface MatchAnswer {
   facets?: Record<string, FacetCounts>;
   /** Asked for the salary distribution: each currency's figures, most values first. */
   salary?: CurrencySalary[];
-  /** Asked for a trend: the matches entered before the window ([0]) and in each of its intervals. */
-  entered?: number[];
+  /** Asked for a trend: the matches' entries and exits before the window ([0]) and in each interval. */
+  trend?: TrendTally;
 }
 
 /** Where a request asks for its answer: the index in this process, or the one that holds it. */
@@ -232,7 +233,7 @@ export class MatchService implements MatchSource {
     const index = this.index;
     if (!index || version <= index.version) return false;
     const since = await readLeftSince(this.pool, index.version);
-    if (!since || !index.leave(since.left, since.version)) return false;
+    if (!since || !index.leave(since.left, since.version, since.purged)) return false;
     Object.assign(this.status, { version: index.version, rows: index.size });
     this.status.carried++;
     this.onVersion(index.version);
@@ -276,14 +277,15 @@ export class MatchService implements MatchSource {
     if (index !== this.index || index.version !== q.version) return undefined;
     const request = { filters: q.filters, text };
     // Analytics of the matches instead of a page: jobs, never groups.
-    if (q.trend || q.salary || q.facets) {
+    if (q.trend) {
+      const { since, step, until } = q.trend;
+      const trend = q.collapse ? undefined : index.trend(request, since, step, until);
+      return trend && { total: 0, ids: [], trend };
+    }
+    if (q.salary || q.facets) {
       const rows = q.collapse ? undefined : index.matches(request);
       if (!rows) return undefined;
       const answer = { total: rows.length, ids: [] };
-      if (q.trend) {
-        const { since, step, until } = q.trend;
-        return { ...answer, entered: index.entered(rows, since, step, until) };
-      }
       if (q.salary) {
         const edges = q.salary.edges;
         const salary = [...index.salaries(rows)].map(([c, v]) => currencyFigures(c, v, edges)).sort(byCount);

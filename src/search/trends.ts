@@ -6,14 +6,13 @@
 // - live at the interval's end t: the jobs first indexed before t and not gone by t, among those the two
 //   feeds list (live now, or gone with an expired_at): created_at < t AND (live now OR expired_at >= t).
 // The filters apply to each row's own columns as they are now (any state). A copy folded on arrival is
-// never listed by either feed, so it is counted nowhere. The live jobs' entries are counted by the match
-// index when it holds the filters (trendWithIndex), the gone ones' by PostgreSQL in the same data version.
+// never listed by either feed, so it is counted nowhere. The match index counts them when it holds the
+// filters (trendWithIndex): it keeps the gone jobs the expired feed lists beside the live ones.
 import type pg from 'pg';
-import { withSnapshot } from '../db/pool.ts';
-import { dataVersion } from '../db/stats.ts';
 import { JobState } from '../model/job-state.ts';
 import type { JobFilters } from './dimensions.ts';
-import { planAsksIndex, type SearchContext } from './jobs.ts';
+import type { TrendTally } from './match-index.ts';
+import { planAsksIndex, readVersion, type SearchContext } from './jobs.ts';
 import { type Sql, sql, stateIs } from './sql.ts';
 
 export type TrendInterval = 'day' | 'week';
@@ -36,19 +35,8 @@ export interface TrendRequest {
   until: number;
 }
 
-/** Per interval (index + 1; [0] holds what came before the window): entered, entered and live now, left. */
-interface Tally {
-  entered: number[];
-  added: number[];
-  left: number[];
-}
-
-/**
- * The rows' entries and exits per interval, counted in PostgreSQL: of every row the feeds list (`gone`:
- * only of those gone since the window's start; those gone before it entered before it too, as one clock
- * stamps both, so they add nothing to any point).
- */
-async function tally(db: pg.Pool | pg.PoolClient, req: TrendRequest, gone: boolean): Promise<Tally> {
+/** The rows' entries and exits per interval, counted in PostgreSQL: of every row the feeds list. */
+async function tally(db: pg.Pool | pg.PoolClient, req: TrendRequest): Promise<TrendTally> {
   const n = intervals(req);
   const since = new Date(req.since).toISOString();
   const until = new Date(req.until).toISOString();
@@ -57,9 +45,7 @@ async function tally(db: pg.Pool | pg.PoolClient, req: TrendRequest, gone: boole
   const bucket = (col: Sql) =>
     sql`CASE WHEN ${col} < ${since}::timestamptz THEN -1
              ELSE floor(extract(epoch FROM ${col} - ${since}::timestamptz) * 1000 / ${INTERVAL_MS[req.interval]})::int END`;
-  const rows = gone
-    ? sql`j.state <> ${live} AND j.expired_at IS NOT NULL AND j.expired_at >= ${since}::timestamptz`
-    : sql`(j.state = ${live} OR j.expired_at IS NOT NULL)`;
+  const rows = sql`(j.state = ${live} OR j.expired_at IS NOT NULL)`;
   const { rows: counted } = await db.query<{ kind: string; now_live: boolean; b: number; n: string }>(sql`
     WITH m AS MATERIALIZED (
       SELECT j.state, j.created_at, j.expired_at FROM jobs j
@@ -68,7 +54,7 @@ async function tally(db: pg.Pool | pg.PoolClient, req: TrendRequest, gone: boole
     UNION ALL
     SELECT 'out', false, ${bucket(sql`m.expired_at`)}, count(*) FROM m
     WHERE m.state <> ${live} AND m.expired_at < ${until}::timestamptz GROUP BY 1, 2, 3`);
-  const t: Tally = { entered: zeros(n + 1), added: zeros(n + 1), left: zeros(n + 1) };
+  const t: TrendTally = { entered: zeros(n + 1), added: zeros(n + 1), left: zeros(n + 1) };
   for (const r of counted) {
     const i = r.b + 1;
     const c = Number(r.n);
@@ -86,7 +72,7 @@ const zeros = (n: number) => new Array<number>(n).fill(0);
 /** The number of intervals of a window: the last is cut at `until`. */
 const intervals = (req: TrendRequest) => Math.ceil((req.until - req.since) / INTERVAL_MS[req.interval]);
 
-function series(req: TrendRequest, t: Tally): TrendPoint[] {
+function series(req: TrendRequest, t: TrendTally): TrendPoint[] {
   const step = INTERVAL_MS[req.interval];
   // A row leaves no earlier than it entered (one clock stamps both), so the running difference of what
   // entered and what left before t is what was live at t.
@@ -106,14 +92,13 @@ function series(req: TrendRequest, t: Tally): TrendPoint[] {
 
 /** The series, every row counted in PostgreSQL. */
 export async function trendSeries(db: pg.Pool | pg.PoolClient, req: TrendRequest): Promise<TrendPoint[]> {
-  return series(req, await tally(db, req, false));
+  return series(req, await tally(db, req));
 }
 
 /**
- * The series with the live jobs counted by the match index (when the read plan asks it, at the data
- * version of the snapshot PostgreSQL counts the gone ones in), or by PostgreSQL when the index declines.
- * The gone jobs are those of the expired feed since the window's start: the live ones, a million, are the
- * rows PostgreSQL would otherwise read one by one.
+ * The series counted by the match index when the read plan asks it (it holds the filters, and keeps the
+ * live jobs and the gone ones the expired feed lists), at the request's data version; by PostgreSQL when
+ * the index declines.
  */
 export async function trendWithIndex(
   ctx: SearchContext,
@@ -121,22 +106,14 @@ export async function trendWithIndex(
   req: TrendRequest,
 ): Promise<TrendPoint[]> {
   if (!ctx.match || !planAsksIndex(ctx, filters)) return trendSeries(ctx.pool, req);
-  const match = ctx.match;
-  return withSnapshot(ctx.pool, async (c) => {
-    const version = await dataVersion(c);
-    const us = (ms: number) => ms * 1000;
-    const trend = { since: us(req.since), step: us(INTERVAL_MS[req.interval]), until: us(req.until) };
-    // The index is an optimisation: whatever goes wrong in it, PostgreSQL answers.
-    const a = await match
-      .ask({ version, filters, collapse: false, offset: 0, limit: 0, trend })
-      .catch(() => undefined);
-    // One count per interval and one before the window, or PostgreSQL counts every row.
-    if (a?.entered?.length !== intervals(req) + 1) return trendSeries(c, req);
-    const t = await tally(c, req, true);
-    for (let i = 0; i < t.entered.length; i++) {
-      t.entered[i] += a.entered[i];
-      t.added[i] += a.entered[i];
-    }
-    return series(req, t);
-  });
+  const version = await readVersion(ctx, ctx.pool);
+  const us = (ms: number) => ms * 1000;
+  const trend = { since: us(req.since), step: us(INTERVAL_MS[req.interval]), until: us(req.until) };
+  // The index is an optimisation: whatever goes wrong in it, PostgreSQL answers.
+  const a = await ctx.match
+    .ask({ version, filters, collapse: false, offset: 0, limit: 0, trend })
+    .catch(() => undefined);
+  // One count per interval and one before the window, or PostgreSQL counts every row.
+  if (a?.trend?.entered.length !== intervals(req) + 1) return trendSeries(ctx.pool, req);
+  return series(req, a.trend);
 }

@@ -400,7 +400,7 @@ describe('trends', () => {
     const match = {
       ask: async (q: Parameters<MatchService['ask']>[0]) => {
         const a = await index.ask(q);
-        if (a?.entered) byIndex++;
+        if (a?.trend) byIndex++;
         return a;
       },
     };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../src/demo/generate.ts';
+import { purgeExpired } from '../../src/db/jobs-write.ts';
 import { expireDue } from '../../src/ingest/expiry.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { instant } from '../../src/http/params/codecs.ts';
@@ -25,6 +26,7 @@ import { PageCache, pageSize } from '../../src/search/page-cache.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
 import { salaryDistribution } from '../../src/search/salary-stats.ts';
 import { TotalsCache } from '../../src/search/totals.ts';
+import { type TrendPoint, trendSeries, trendWithIndex } from '../../src/search/trends.ts';
 import { buildInProcess } from '../../src/service/match-host.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { prepareDatabase } from '../../src/service/setup.ts';
@@ -651,6 +653,8 @@ describe('the match index', () => {
           missing: want.facets[name].missing,
         });
     }
+    // Trends with rows gone since the build: each one's expiry carried, counted as PostgreSQL counts it.
+    await expectTrendsAsPostgres([{}, { remote: false }, { country: values.countries.slice(0, 1) }]);
     // With rows dead, random requests at offsets and by cursor: the dead ones counted apart and skipped.
     await fc.assert(
       fc.asyncProperty(
@@ -673,6 +677,31 @@ describe('the match index', () => {
       { numRuns: 80 },
     );
   }, 240_000);
+
+  /**
+   * The trend of each filter over the last `days` days (by day, to a minute from now) from the index
+   * equals PostgreSQL's, and the index answered it; the series, by filter.
+   */
+  const expectTrendsAsPostgres = async (filters: JobFilters[], days = 120) => {
+    const until = Date.now() + 60_000;
+    const out: TrendPoint[][] = [];
+    for (const f of filters) {
+      const req = {
+        where: compileFilters(f, { anyState: true }),
+        interval: 'day' as const,
+        since: until - days * 86_400_000,
+        until,
+      };
+      const version = match.status.version!;
+      const us = { since: req.since * 1000, step: 86_400_000_000, until: until * 1000 };
+      const asked = { version, filters: f, collapse: false, offset: 0, limit: 0, trend: us };
+      expect((await match.ask(asked))?.trend).toBeDefined();
+      const want = await trendSeries(db.read, req);
+      expect(await trendWithIndex(indexed(), f, req)).toEqual(want);
+      out.push(want);
+    }
+    return out;
+  };
 
   /** Expires the `n` oldest live jobs that no copy points to: a change an index carries. */
   const expireOldest = async (n: number) => {
@@ -715,6 +744,27 @@ describe('the match index', () => {
     expect(again.status.version).toBe(version);
     await rm(file, { force: true });
     await match.refresh();
+  });
+
+  it('follows a purge by dropping the purged jobs from its trends, without a build', async () => {
+    // Three expired jobs past a 30-day retention, in an index built after they were.
+    const { rowCount } = await db.write.query(
+      `UPDATE jobs SET expired_at = now() - interval '40 days' WHERE id IN (
+         SELECT id FROM jobs WHERE state = 1 ORDER BY id LIMIT 3)`,
+    );
+    expect(rowCount).toBe(3);
+    await db.write.query('UPDATE data_version SET version = version + 1');
+    await match.refresh(Date.now() + 3_600_000);
+    const before = { ...match.status };
+    const window = [{}, { country: values.countries.slice(0, 1) }] as JobFilters[];
+    const old = await expectTrendsAsPostgres(window, 60);
+    expect(await purgeExpired(db.write, 30)).toBeGreaterThanOrEqual(3);
+    await match.refresh(Date.now() + 3_600_000);
+    expect(match.status).toMatchObject({ builds: before.builds, carried: before.carried + 1 });
+    const now = await expectTrendsAsPostgres(window, 60);
+    // The purged jobs left the series (they expired in it), and PostgreSQL agrees.
+    const expired = (series: TrendPoint[][]) => series[0].reduce((n, p) => n + p.expired, 0);
+    expect(expired(now)).toBe(expired(old) - 3);
   });
 
   it('is saved after a build and read back, and never for another database or an earlier version', async () => {
@@ -858,6 +908,7 @@ describe('salary bounds kept in 32 bits only where exact', () => {
     salary_annual_min: min,
     salary_annual_max: max,
     title_tsv: '',
+    expired_us: null,
     values: {},
   });
   const bounds = [0, 1, 49_999, 50_000, 50_000.25, 50_001, 16_777_217, 123_456_790, 1e9];
