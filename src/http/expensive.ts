@@ -56,21 +56,16 @@ function indexReady(match: MatchSource, version: number | undefined): boolean {
 export function isExpensive(path: string, params: Record<string, unknown>, ctx: CostContext = {}): boolean {
   if (path === '/v1/jobs/feed' || path === '/v1/jobs/modified')
     return isLargeFeedPage((params.limit as number | undefined) ?? 200, params.description_format);
-  // Facets and salary figures the match index computes (it holds the filters, and keeps every dimension
-  // asked, at the request's version) read no row; other analytics read every match, whatever the filters.
-  if (path === '/v1/jobs/facets' || path === '/v1/jobs/salary') {
-    const { collapse, facets, facet_limit, salary_buckets, ...filters } = params;
+  // Analytics the match index computes (it holds the filters, and keeps every dimension asked, at the
+  // request's version) read no row; others read every match, whatever the filters.
+  if (path === '/v1/jobs/facets' || path === '/v1/jobs/salary' || path === '/v1/jobs/trends') {
+    const { collapse, facets, facet_limit, salary_buckets, interval, since, until, ...filters } = params;
     const match = ctx.match && indexReady(ctx.match, ctx.version) ? ctx.match : undefined;
-    const kept =
-      path === '/v1/jobs/salary' ||
-      ((facets as string[] | undefined)?.every((name) => INDEXED_FACETS.has(name)) ?? false);
+    const kept = (facets as string[] | undefined)?.every((name) => INDEXED_FACETS.has(name)) ?? true;
     return (
-      collapse !== undefined ||
-      !kept ||
-      !answeredWithoutScan({ match }, { filters: filters as JobFilters, collapse: false, offset: 0 })
+      !kept || !answeredWithoutScan({ match }, { filters: filters as JobFilters, collapse: false, offset: 0 })
     );
   }
-  if (path === '/v1/jobs/trends') return true;
   if (path !== '/v1/jobs' && path !== '/v1/jobs/count') return false;
   const advanced = params.title_advanced;
   const heavyKind =

@@ -110,20 +110,20 @@ export async function computeFacets(
 /**
  * The facet counts from the match index when the read plan asks it (it holds the filters) and it keeps every
  * requested dimension's values, at the request's data version; undefined otherwise (PostgreSQL counts
- * them: computeFacets). Not for collapse: the index counts jobs, not groups. Company names are read for
- * the values shown.
+ * them: computeFacets); with `collapse`, of groups. Company names are read for the values shown.
  */
 export async function facetsFromIndex(
   ctx: SearchContext,
   filters: JobFilters,
   dims: readonly FacetDimension[],
   limit: number,
+  collapse = false,
 ): Promise<FacetsData | undefined> {
   if (!ctx.match || !dims.every((d) => INDEXED_FACETS.has(d.name)) || !planAsksIndex(ctx, filters))
     return undefined;
   const version = await readVersion(ctx, ctx.pool);
   const names = dims.map((d) => d.name);
-  const q = { version, filters, collapse: false, offset: 0, limit: 0, facets: { names, limit } };
+  const q = { version, filters, collapse, offset: 0, limit: 0, facets: { names, limit } };
   // The index is an optimisation: whatever goes wrong in it, PostgreSQL answers.
   const a = await ctx.match.ask(q).catch(() => undefined);
   if (!a?.facets) return undefined;

@@ -266,6 +266,12 @@ interface FacetTally {
   missing: number;
 }
 
+/** Rows ordered so that each group's are adjacent: group k's are rows[starts[k]..starts[k + 1]]. */
+export interface GroupedRows {
+  rows: Uint32Array;
+  starts: Uint32Array;
+}
+
 /** A trend's counts per interval ([0]: before the window): entered, entered and live now, left. */
 export interface TrendTally {
   entered: number[];
@@ -693,12 +699,18 @@ export class MatchIndex {
   /**
    * Counts per value of each named dimension among `rows` (live matches, as `matches` gives them), the
    * `limit` values with most matches first (ties by value), how many values have any, and how many rows
-   * have none. Undefined when a dimension is not one the index keeps.
+   * have none; `grouped` (collapse): of groups, those with a match of the value (or with none), with the
+   * matches' groups in `grouped`. Undefined when a dimension is not one the index keeps.
    */
-  facets(rows: RowSet, names: string[], limit: number): Record<string, FacetCounts> | undefined {
+  facets(
+    rows: RowSet,
+    names: string[],
+    limit: number,
+    grouped?: GroupedRows,
+  ): Record<string, FacetCounts> | undefined {
     const out: Record<string, FacetCounts> = {};
     for (const name of names) {
-      const counts = this.facet(rows, name);
+      const counts = grouped ? this.groupTally(grouped, name) : this.facet(rows, name);
       if (!counts) return undefined;
       out[name] = { ...top(counts.values, counts.n, limit), missing: counts.missing };
     }
@@ -777,6 +789,83 @@ export class MatchIndex {
       return { values: ['true', 'false'], n: Uint32Array.of(remote, rows.length - remote), missing: 0 };
     }
     return undefined;
+  }
+
+  /**
+   * `rows` reordered so that each group's rows are adjacent (groups in the order of their newest match),
+   * and where each group's run starts: a counting sort in two passes.
+   */
+  byGroup(rows: RowSet): GroupedRows {
+    const { groups } = this.p;
+    const e = this.nextEpoch();
+    const firsts: number[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const g = groups[rows[i]];
+      if (this.seen[g] !== e) {
+        this.seen[g] = e;
+        this.counts[g] = 0;
+        firsts.push(g);
+      }
+      this.counts[g]++;
+    }
+    const starts = new Uint32Array(firsts.length + 1);
+    for (let k = 0; k < firsts.length; k++) {
+      const g = firsts[k];
+      starts[k + 1] = starts[k] + this.counts[g];
+      this.counts[g] = starts[k]; // from here on, where the group's next row goes
+    }
+    const out = new Uint32Array(rows.length);
+    for (let i = 0; i < rows.length; i++) out[this.counts[groups[rows[i]]]++] = rows[i];
+    return { rows: out, starts };
+  }
+
+  /**
+   * Per value of a dimension, the groups with a match of that value, and the groups with a match of none:
+   * a group's rows are adjacent, so a value is counted once per group by the last group it was seen in.
+   */
+  private groupTally(g: GroupedRows, name: string): FacetTally | undefined {
+    const sets = this.p.sets[name];
+    const column = this.p.codes[name];
+    if (!sets && !column && name !== 'remote') return undefined;
+    const byRow = sets && this.valuesByRow(name, sets);
+    const values = byRow ? byRow.values : column ? this.codeValues(name, column) : ['true', 'false'];
+    const { flags } = this.p;
+    const n = new Uint32Array(values.length);
+    const last = new Int32Array(values.length).fill(-1);
+    let missing = 0;
+    const count = (c: number, k: number) => {
+      if (last[c] !== k) {
+        last[c] = k;
+        n[c]++;
+      }
+    };
+    for (let k = 0; k + 1 < g.starts.length; k++) {
+      let none = false;
+      for (let i = g.starts[k]; i < g.starts[k + 1]; i++) {
+        const r = g.rows[i];
+        if (byRow) {
+          const from = byRow.starts[r];
+          const to = byRow.starts[r + 1];
+          if (from === to) none = true;
+          for (let j = from; j < to; j++) count(byRow.codes[j], k);
+        } else if (column) {
+          const c = column.rows[r];
+          if (c === 0) none = true;
+          else count(c, k);
+        } else count(flags[r] & REMOTE ? 0 : 1, k);
+      }
+      if (none) missing++;
+    }
+    return { values, n, missing };
+  }
+
+  /** A new mark for `seen` (cleared when the marks run out). */
+  private nextEpoch(): number {
+    if (++this.epoch === 2 ** 32) {
+      this.seen.fill(0);
+      this.epoch = 1;
+    }
+    return this.epoch;
   }
 
   /** A held-as-codes dimension's values by code ([0], no value, is empty; made once). */
@@ -900,11 +989,7 @@ export class MatchIndex {
     limit: number,
   ): { total: number; page: { row: number; openings: number }[] } {
     const { groups } = this.p;
-    if (++this.epoch === 2 ** 32) {
-      this.seen.fill(0);
-      this.epoch = 1;
-    }
-    const e = this.epoch;
+    const e = this.nextEpoch();
     const firsts: number[] = [];
     let total = 0;
     for (const r of rows) {

@@ -35,7 +35,7 @@ export interface MatchQuery {
    * when the job is one of the index's rows (live, or left since the build), as the keyset then is.
    */
   after?: { postedUs: number; id: string };
-  /** Facet counts of these dimensions (by name) among the matches instead of a page; not collapsed. */
+  /** Facet counts of these dimensions (by name) among the matches (groups when collapsed) instead of a page. */
   facets?: { names: string[]; limit: number };
   /** The salary distribution of the matches instead of a page (the client's bucket edges, if given). */
   salary?: { edges?: number[] };
@@ -276,23 +276,26 @@ export class MatchService implements MatchSource {
     // The index may have been carried to a newer version while the text was read: matched only at q's.
     if (index !== this.index || index.version !== q.version) return undefined;
     const request = { filters: q.filters, text };
-    // Analytics of the matches instead of a page: jobs, never groups.
+    // Analytics of the matches instead of a page.
     if (q.trend) {
       const { since, step, until } = q.trend;
       const trend = q.collapse ? undefined : index.trend(request, since, step, until);
       return trend && { total: 0, ids: [], trend };
     }
-    if (q.salary || q.facets) {
+    if (q.facets) {
+      const rows = index.matches(request);
+      if (!rows) return undefined;
+      const grouped = q.collapse ? index.byGroup(rows) : undefined;
+      const facets = index.facets(rows, q.facets.names, q.facets.limit, grouped);
+      const total = grouped ? grouped.starts.length - 1 : rows.length;
+      return facets && { total, ids: [], facets };
+    }
+    if (q.salary) {
       const rows = q.collapse ? undefined : index.matches(request);
       if (!rows) return undefined;
-      const answer = { total: rows.length, ids: [] };
-      if (q.salary) {
-        const edges = q.salary.edges;
-        const salary = [...index.salaries(rows)].map(([c, v]) => currencyFigures(c, v, edges)).sort(byCount);
-        return { ...answer, salary };
-      }
-      const facets = index.facets(rows, q.facets!.names, q.facets!.limit);
-      return facets && { ...answer, facets };
+      const edges = q.salary.edges;
+      const salary = [...index.salaries(rows)].map(([c, v]) => currencyFigures(c, v, edges)).sort(byCount);
+      return { total: rows.length, ids: [], salary };
     }
     if (q.collapse) {
       const rows = index.matches(request);

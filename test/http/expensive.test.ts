@@ -100,17 +100,20 @@ describe('what is expensive, by cost (with the match index)', () => {
     ['/v1/jobs', { collapse: 'true', description_advanced: "'java'" }, true],
     ['/v1/jobs/count', { collapse: 'true', description: "'java'" }, true],
     ['/v1/jobs/feed', { limit: 201, description_format: 'html' }, true],
-    // Facets the index counts read no row; a filter it does not hold, or groups, are PostgreSQL's.
+    // Facets the index counts read no row (of jobs or of groups); a filter it does not hold is PostgreSQL's.
     ['/v1/jobs/facets', { facets: ['country', 'skills'], remote: true }, false],
     ['/v1/jobs/facets', { facets: ['country', 'city'] }, false],
+    ['/v1/jobs/facets', { facets: ['country'], collapse: 'true' }, false],
     ['/v1/jobs/facets', { facets: ['country'], organization: 'acme' }, true],
-    ['/v1/jobs/facets', { facets: ['country'], collapse: 'true' }, true],
+    ['/v1/jobs/facets', { facets: ['country'], collapse: 'true', organization: 'acme' }, true],
     ['/v1/jobs/facets', { facets: ['country'], description: "'java'" }, true],
     // So is the salary distribution, which the index computes from its kept bounds and currencies.
     ['/v1/jobs/salary', { country: ['US'] }, false],
     ['/v1/jobs/salary', { country: ['US'], salary_buckets: [50_000] }, false],
     ['/v1/jobs/salary', { description: "'java'" }, true],
-    ['/v1/jobs/trends', { country: ['US'] }, true],
+    // And trends, which the index counts from its live and gone rows.
+    ['/v1/jobs/trends', { country: ['US'], interval: 'week', since: '2026-01-01' }, false],
+    ['/v1/jobs/trends', { description: "'java'" }, true],
   ] as const)('%s %j → %s', (path, params, expected) => {
     expect(isExpensive(path, params, { match })).toBe(expected);
   });

@@ -326,32 +326,37 @@ describe('the match index', () => {
     };
     const names = Object.keys(VALUES);
     let answered = 0;
+    let grouped = 0;
     await fc.assert(
       fc.asyncProperty(
         filtersArb(),
         fc.uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: 5 }),
         fc.constantFrom(1, 3, 100),
-        async (filters, facets, limit) => {
+        fc.boolean(),
+        async (filters, facets, limit, collapse) => {
           const version = match.status.version!;
           const a = await match.ask({
             version,
             filters,
-            collapse: false,
+            collapse,
             offset: 0,
             limit: 0,
             facets: { names: facets, limit },
           });
           if (!a) return;
           answered++;
-          expect(a.total).toBe(await countJobs(plain(), filters, false));
+          if (collapse) grouped++;
+          expect(a.total).toBe(await countJobs(plain(), filters, collapse));
           const where = compileFilters(filters);
+          // Collapsed: the groups (company + title) with a match of the value, or with a match of none.
+          const n = raw(collapse ? 'count(DISTINCT j.collapse_key)::int' : 'count(*)::int');
           for (const name of facets) {
             const { rows } = await db.read.query<{ v: string; n: number }>(
-              sql`SELECT v.v, count(*)::int AS n FROM jobs j CROSS JOIN LATERAL (${raw(VALUES[name])}) AS v(v)
+              sql`SELECT v.v, ${n} AS n FROM jobs j CROSS JOIN LATERAL (${raw(VALUES[name])}) AS v(v)
                   WHERE ${where} GROUP BY v.v ORDER BY n DESC, v.v COLLATE "C"`,
             );
             const { rows: none } = await db.read.query<{ n: number }>(
-              sql`SELECT count(*)::int AS n FROM jobs j WHERE ${where} AND NOT EXISTS (${raw(VALUES[name])})`,
+              sql`SELECT ${n} AS n FROM jobs j WHERE ${where} AND NOT EXISTS (${raw(VALUES[name])})`,
             );
             expect(a.facets![name], name).toEqual({
               values: rows.slice(0, limit).map((r) => [r.v, r.n]),
@@ -364,6 +369,7 @@ describe('the match index', () => {
       { numRuns: 120 },
     );
     expect(answered).toBeGreaterThan(60);
+    expect(grouped).toBeGreaterThan(20);
   }, 240_000);
 
   it('computes the salary distribution PostgreSQL computes, figure for figure and bucket for bucket', async () => {

@@ -29,7 +29,7 @@ export const analyticsRoutes: Route[] = [
       const dims = facets!.map((name) => facetDimension(name)!);
       const limit = facet_limit ?? 10;
       const data =
-        (collapse === undefined && (await facetsFromIndex(searchContext(ctx), filters, dims, limit))) ||
+        (await facetsFromIndex(searchContext(ctx), filters, dims, limit, collapse !== undefined)) ||
         (await computeFacets(
           ctx.db.read,
           { where: compileFilters(filters), collapse: collapse !== undefined, limit },
