@@ -735,6 +735,16 @@ export class MatchIndex {
     };
   }
 
+  /**
+   * Makes now what the first facet request of a dimension would otherwise make while its caller waits:
+   * each row's values (a dimension held as sets) and every row's counts.
+   */
+  prepareFacet(name: string): void {
+    const sets = this.p.sets[name];
+    if (sets) this.valuesByRow(name, sets);
+    this.wholeTally(name);
+  }
+
   /** Every row's tally of a dimension (made once per index). */
   private wholes = new Map<string, FacetTally>();
 
