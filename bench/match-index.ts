@@ -1,5 +1,6 @@
 // The match index alone: its build from a loaded database (time, memory) and the time of each varied-mix
-// kind it answers, evaluated in this process (no HTTP, no IPC), N requests each.
+// kind it answers (searches, counts and the analytics: facets, salary, trends), evaluated in this process
+// (no HTTP, no IPC), N requests each; the first facet request waits for nothing (facet values prepared).
 //   DATABASE_URL=<the bench database> node --expose-gc --import tsx bench/match-index.ts [N=50]
 import pg from 'pg';
 import { MatchService } from '../src/search/match.ts';
@@ -26,19 +27,38 @@ process.stdout.write(
     `array buffers +${f(after.buffers - before.buffers)} MB, rss ${f(after.rss)} MB\n`,
 );
 
-/** The filters of a varied-mix path, as the HTTP layer would give them (text compiled, lists split). */
+const DAY_US = 86_400_000_000;
+
+/** A varied-mix path as the HTTP layer would ask the index (text compiled, lists split). */
 function filtersOf(path: string): {
   filters: Record<string, unknown>;
   collapse: boolean;
   offset: number;
   limit: number;
+  facets?: { names: string[]; limit: number };
+  salary?: object;
+  trend?: { since: number; step: number; until: number };
 } {
   const u = new URL(path, 'http://x');
   const filters: Record<string, unknown> = {};
   let collapse = false;
   let offset = 0;
   let limit = 10;
+  const extra: { facets?: { names: string[]; limit: number }; salary?: object } = {};
+  if (u.pathname === '/v1/jobs/facets')
+    extra.facets = {
+      names: u.searchParams.get('facets')!.split(','),
+      limit: Number(u.searchParams.get('facet_limit') ?? 10),
+    };
+  if (u.pathname === '/v1/jobs/salary') extra.salary = {};
+  if (u.pathname === '/v1/jobs/trends') {
+    const since = Date.parse(u.searchParams.get('since')!) * 1000;
+    const until = Date.parse(u.searchParams.get('until')!) * 1000;
+    const step = u.searchParams.get('interval') === 'week' ? 7 * DAY_US : DAY_US;
+    Object.assign(extra, { trend: { since, step, until } });
+  }
   for (const [k, v] of u.searchParams) {
+    if (['facets', 'facet_limit', 'since', 'until', 'interval'].includes(k)) continue;
     if (k === 'collapse') collapse = true;
     else if (k === 'offset') offset = Number(v);
     else if (k === 'limit') limit = Number(v);
@@ -48,15 +68,20 @@ function filtersOf(path: string): {
     else if (k === 'salary_gte' || k === 'salary_lte') filters[k] = Number(v);
     else filters[k === 'skill' || k === 'country' || k === 'taxonomies' ? k : k] = v.split(',');
   }
-  return { filters, collapse, offset, limit };
+  return { filters, collapse, offset, limit, ...extra };
 }
 
 const kinds = buildVariedKinds(await sampleData(pool));
+// Facet values are prepared after the index is built (MatchService.prepareFacets): wait for them.
+while (service.status.facetsPreparedMs === undefined) await new Promise((r) => setTimeout(r, 100));
+process.stdout.write(
+  `facet values prepared in ${service.status.facetsPreparedMs} ms; rss ${f(mb().rss)} MB\n`,
+);
 for (const k of kinds) {
   const ms: number[] = [];
   let declined = 0;
   for (const p of k.paths.slice(0, n)) {
-    if (!p.startsWith('/v1/jobs?') && !p.startsWith('/v1/jobs/count?')) continue;
+    if (!/^\/v1\/jobs(\/count|\/facets|\/salary|\/trends)?\?/.test(p)) continue;
     const q = filtersOf(p);
     const t = performance.now();
     const a = await service.ask({

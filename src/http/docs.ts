@@ -1,7 +1,8 @@
 // /docs: the interactive API reference (Swagger UI from its npm package, swagger-ui-dist), rendered in
 // the browser from the live /openapi.json. Every asset is served from here: the page loads nothing
-// from elsewhere (no fonts, no validator badge; Swagger UI sends no telemetry). It needs no key;
-// "Try it out" sends the key entered under "Authorize" as a bearer header.
+// from elsewhere (no fonts, no validator badge; Swagger UI sends no telemetry), and its
+// Content-Security-Policy holds it to that. It needs no key; "Try it out" sends the key entered under
+// "Authorize" as a bearer header.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -48,6 +49,19 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
+// Only this origin for scripts, fetches and images; styles inline too (Swagger UI sets style attributes
+// as it renders); no framing, no referrer.
+const POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 const ASSETS: Record<string, { type: string; file?: string; text?: string }> = {
   '/docs': { type: 'text/html; charset=utf-8', text: PAGE },
   '/docs/init.js': { type: 'text/javascript; charset=utf-8', text: INIT },
@@ -61,7 +75,12 @@ export function registerDocs(app: FastifyInstance): void {
     // Read once, when the service starts.
     const body = asset.text ?? readFileSync(path.join(dist, asset.file!));
     app.get(url, { config: { ownContentType: true } }, async (_req, reply) =>
-      reply.header('content-type', asset.type).header('cache-control', 'public, max-age=3600').send(body),
+      reply
+        .header('content-type', asset.type)
+        .header('cache-control', 'public, max-age=3600')
+        .header('content-security-policy', POLICY)
+        .header('referrer-policy', 'no-referrer')
+        .send(body),
     );
   }
 }

@@ -40,6 +40,11 @@ describe.skipIf(!haveChromium)('/docs in headless Chromium', () => {
     page.on('request', (req) => requested.push(req.url()));
     const consoleErrors: string[] = [];
     page.on('pageerror', (err) => consoleErrors.push(String(err)));
+    // What the Content-Security-Policy refused (the page's own assets must all pass it).
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text()))
+        consoleErrors.push(msg.text());
+    });
 
     await page.goto(`${base}/docs`, { waitUntil: 'networkidle0' });
     const spec = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, unknown> };
@@ -96,6 +101,9 @@ describe.skipIf(!haveChromium)('/docs in headless Chromium', () => {
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
     expect(consoleErrors).toEqual([]);
+    expect((await fetch(`${base}/docs`)).headers.get('content-security-policy')).toContain(
+      "default-src 'none'",
+    );
     const elsewhere = requested.filter((u) => !u.startsWith(`${base}/`) && !u.startsWith('data:'));
     expect(elsewhere).toEqual([]);
     expect(requested).toContain(`${base}/openapi.json`);

@@ -266,10 +266,12 @@ function search(analyticsWait = 0) {
   const paused = analyticsWait
     ? sleep(analyticsWait).then(() => run.signal.throwIfAborted())
     : Promise.resolve();
-  const facetsShown = paused.then(() => api('/v1/jobs/facets', facets, run.signal)).then(
-    shown(renderFacets),
-    failed(() => renderFacets({ facets: {} })),
-  );
+  const facetsShown = paused
+    .then(() => api('/v1/jobs/facets', facets, run.signal))
+    .then(
+      shown(renderFacets),
+      failed(() => renderFacets({ facets: {} })),
+    );
   const after = (first, path, render) =>
     first
       .catch(() => {})
@@ -281,7 +283,11 @@ function search(analyticsWait = 0) {
   const parts = [
     results,
     facetsShown,
-    after(results.then(() => paused), '/v1/jobs/salary', renderSalary),
+    after(
+      results.then(() => paused),
+      '/v1/jobs/salary',
+      renderSalary,
+    ),
     after(facetsShown, '/v1/jobs/trends', renderTrends),
   ];
   Promise.allSettled(parts).then((outcomes) => {
