@@ -1,6 +1,6 @@
 // The match index alone: its build from a loaded database (time, memory) and the time of each varied-mix
 // kind it answers (searches, counts and the analytics: facets, salary, trends), evaluated in this process
-// (no HTTP, no IPC), N requests each; the first facet request waits for nothing (facet values prepared).
+// (no HTTP, no IPC), N requests each.
 //   DATABASE_URL=<the bench database> node --expose-gc --import tsx bench/match-index.ts [N=50]
 import pg from 'pg';
 import { MatchService } from '../src/search/match.ts';
@@ -72,11 +72,6 @@ function filtersOf(path: string): {
 }
 
 const kinds = buildVariedKinds(await sampleData(pool));
-// Facet values are prepared after the index is built (MatchService.prepareFacets): wait for them.
-while (service.status.facetsPreparedMs === undefined) await new Promise((r) => setTimeout(r, 100));
-process.stdout.write(
-  `facet values prepared in ${service.status.facetsPreparedMs} ms; rss ${f(mb().rss)} MB\n`,
-);
 for (const k of kinds) {
   const ms: number[] = [];
   let declined = 0;

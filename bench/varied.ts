@@ -1,7 +1,7 @@
 // The varied mix alone against a running service, for A/B runs and profiles: empties shared_totals
 // (start the service fresh: each process's own totals only empty with a restart), drives the varied mix
-// for SECONDS (16 connections) and prints its figures as JSON.
-//   DATABASE_URL=<the bench database> npx tsx bench/varied.ts http://127.0.0.1:PORT KEY [SECONDS=20]
+// for SECONDS (16 connections) and prints its figures as JSON; KINDS=a,b drives those kinds alone.
+//   DATABASE_URL=<the bench database> [KINDS=facets] npx tsx bench/varied.ts http://127.0.0.1:PORT KEY [SECONDS=20]
 import pg from 'pg';
 import { drive } from './lib/drive.ts';
 import { buildVariedKinds, sampleData } from './lib/mix.ts';
@@ -12,7 +12,8 @@ if (!base || !key) {
   process.exit(2);
 }
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
-const kinds = buildVariedKinds(await sampleData(pool));
+const only = process.env.KINDS?.split(',');
+const kinds = buildVariedKinds(await sampleData(pool)).filter((k) => !only || only.includes(k.name));
 await pool.query('TRUNCATE shared_totals');
 await pool.end();
 const figures = await drive(base, key, kinds, Number(seconds ?? 20), 16);

@@ -709,8 +709,11 @@ export class MatchIndex {
     grouped?: GroupedRows,
   ): Record<string, FacetCounts> | undefined {
     const out: Record<string, FacetCounts> = {};
+    // The rows that do not match, once for every dimension, when they are the fewer.
+    const size = this.p.ids.length;
+    const others = !grouped && rows.length * 2 > size ? complement(rows, size) : undefined;
     for (const name of names) {
-      const counts = grouped ? this.groupTally(grouped, name) : this.facet(rows, name);
+      const counts = grouped ? this.groupTally(grouped, name) : this.facet(rows, name, others);
       if (!counts) return undefined;
       out[name] = { ...top(counts.values, counts.n, limit), missing: counts.missing };
     }
@@ -718,31 +721,18 @@ export class MatchIndex {
   }
 
   /**
-   * Each value of a dimension (by position) and its count among `rows`, and how many rows have none. More
-   * than half of the rows are counted as every row's counts (made once) less those of the other rows:
-   * a request of no filter then counts only the rows that left since the build.
+   * Each value of a dimension (by position) and its count among `rows`, and how many rows have none.
+   * When `others` (the rows not matching) are given, as the fewer, the counts are every row's (made once)
+   * less theirs: a request of no filter then counts only the rows not live.
    */
-  private facet(rows: RowSet, name: string): FacetTally | undefined {
-    const n = this.p.ids.length;
-    if (rows.length * 2 <= n) return this.tally(rows, name);
+  private facet(rows: RowSet, name: string, others: RowSet | undefined): FacetTally | undefined {
+    if (!others) return this.tally(rows, name);
     const whole = this.wholeTally(name);
-    const others = whole && this.tally(complement(rows, n), name);
-    if (!whole || !others) return undefined;
-    return {
-      values: whole.values,
-      n: Uint32Array.from(whole.n, (k, i) => k - others.n[i]),
-      missing: whole.missing - others.missing,
-    };
-  }
-
-  /**
-   * Makes now what the first facet request of a dimension would otherwise make while its caller waits:
-   * each row's values (a dimension held as sets) and every row's counts.
-   */
-  prepareFacet(name: string): void {
-    const sets = this.p.sets[name];
-    if (sets) this.valuesByRow(name, sets);
-    this.wholeTally(name);
+    const rest = whole && this.tally(others, name);
+    if (!whole || !rest) return undefined;
+    const n = new Uint32Array(whole.n.length);
+    for (let i = 0; i < n.length; i++) n[i] = whole.n[i] - rest.n[i];
+    return { values: whole.values, n, missing: whole.missing - rest.missing };
   }
 
   /** Every row's tally of a dimension (made once per index). */
@@ -836,37 +826,62 @@ export class MatchIndex {
   private groupTally(g: GroupedRows, name: string): FacetTally | undefined {
     const sets = this.p.sets[name];
     const column = this.p.codes[name];
-    if (!sets && !column && name !== 'remote') return undefined;
-    const byRow = sets && this.valuesByRow(name, sets);
-    const values = byRow ? byRow.values : column ? this.codeValues(name, column) : ['true', 'false'];
-    const { flags } = this.p;
-    const n = new Uint32Array(values.length);
-    const last = new Int32Array(values.length).fill(-1);
+    const { rows, starts: groupStarts } = g;
+    const groups = groupStarts.length - 1;
     let missing = 0;
-    const count = (c: number, k: number) => {
-      if (last[c] !== k) {
-        last[c] = k;
-        n[c]++;
+    // One loop per kind of dimension, each test written out (a call per value costs as much as the count).
+    if (sets) {
+      const { starts, codes, values } = this.valuesByRow(name, sets);
+      const n = new Uint32Array(values.length);
+      const last = new Int32Array(values.length).fill(-1);
+      for (let k = 0; k < groups; k++) {
+        let none = false;
+        for (let i = groupStarts[k]; i < groupStarts[k + 1]; i++) {
+          const r = rows[i];
+          const to = starts[r + 1];
+          if (starts[r] === to) none = true;
+          for (let j = starts[r]; j < to; j++) {
+            const c = codes[j];
+            if (last[c] !== k) {
+              last[c] = k;
+              n[c]++;
+            }
+          }
+        }
+        if (none) missing++;
       }
-    };
-    for (let k = 0; k + 1 < g.starts.length; k++) {
-      let none = false;
-      for (let i = g.starts[k]; i < g.starts[k + 1]; i++) {
-        const r = g.rows[i];
-        if (byRow) {
-          const from = byRow.starts[r];
-          const to = byRow.starts[r + 1];
-          if (from === to) none = true;
-          for (let j = from; j < to; j++) count(byRow.codes[j], k);
-        } else if (column) {
-          const c = column.rows[r];
-          if (c === 0) none = true;
-          else count(c, k);
-        } else count(flags[r] & REMOTE ? 0 : 1, k);
-      }
-      if (none) missing++;
+      return { values, n, missing };
     }
-    return { values, n, missing };
+    if (column) {
+      const values = this.codeValues(name, column);
+      const n = new Uint32Array(values.length);
+      const last = new Int32Array(values.length).fill(-1);
+      const codes = column.rows;
+      for (let k = 0; k < groups; k++) {
+        for (let i = groupStarts[k]; i < groupStarts[k + 1]; i++) {
+          const c = codes[rows[i]];
+          if (last[c] !== k) {
+            last[c] = k;
+            n[c]++;
+          }
+        }
+      }
+      // Code 0 is no value: the groups with a match of none.
+      missing = n[0];
+      n[0] = 0;
+      return { values, n, missing };
+    }
+    if (name !== 'remote') return undefined;
+    const { flags } = this.p;
+    let remote = 0;
+    let onSite = 0;
+    for (let k = 0; k < groups; k++) {
+      let some = 0;
+      for (let i = groupStarts[k]; i < groupStarts[k + 1]; i++) some |= 1 << (flags[rows[i]] & REMOTE);
+      remote += some >> 1;
+      onSite += some & 1;
+    }
+    return { values: ['true', 'false'], n: Uint32Array.of(remote, onSite), missing: 0 };
   }
 
   /** A new mark for `seen` (cleared when the marks run out). */

@@ -7,7 +7,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import { matchIdentity, readLeftSince, readMatchRows } from '../db/match-rows.ts';
 import { dataVersion } from '../db/stats.ts';
-import { HELD_CODES, HELD_SETS, INDEXED_FACETS, type JobFilters } from './dimensions.ts';
+import { HELD_CODES, HELD_SETS, type JobFilters } from './dimensions.ts';
 import {
   type FacetCounts,
   holds,
@@ -97,8 +97,6 @@ export interface MatchStatus {
   /** The index was read from its saved file (at start, or later when the file was newer). */
   loaded?: boolean;
   lastBuildMs?: number;
-  /** How long the last index's facet values took to prepare (prepareFacets). */
-  facetsPreparedMs?: number;
 }
 
 /**
@@ -143,7 +141,6 @@ export class MatchService implements MatchSource {
       const index = loadIndex(bytes, await matchIdentity(this.pool));
       if (!index) return false;
       this.index = index;
-      void this.prepareFacets(index);
       this.savedAt = (await stat(this.file).catch(() => undefined))?.mtimeMs ?? 0;
       Object.assign(this.status, { version: index.version, rows: index.size });
       this.status.loaded = true;
@@ -215,8 +212,7 @@ export class MatchService implements MatchSource {
         const { index } = built;
         const ms = Date.now() - started;
         this.index = index;
-        void this.prepareFacets(index);
-        Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
+          Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
         this.status.builds++;
         this.nextBuildAt = Date.now() + 3 * ms;
         this.onVersion(index.version);
@@ -230,21 +226,6 @@ export class MatchService implements MatchSource {
         this.building = undefined;
       });
     await this.building;
-  }
-
-  /**
-   * Makes each facet dimension's by-row values and counts of a new index, one dimension at a time with a
-   * turn of the event loop between them, instead of on the first facet request: at a million jobs that
-   * request waited seconds, and with it every request the process answers.
-   */
-  private async prepareFacets(index: MatchIndex): Promise<void> {
-    const started = Date.now();
-    for (const name of INDEXED_FACETS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (index !== this.index) return;
-      index.prepareFacet(name);
-    }
-    this.status.facetsPreparedMs = Date.now() - started;
   }
 
   /** Over an expiry: the jobs that left are marked, in milliseconds instead of a build. */
