@@ -212,7 +212,7 @@ export class MatchService implements MatchSource {
         const { index } = built;
         const ms = Date.now() - started;
         this.index = index;
-          Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
+        Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
         this.status.builds++;
         this.nextBuildAt = Date.now() + 3 * ms;
         this.onVersion(index.version);
