@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { pagePolicy } from './explore.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,18 +50,8 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-// Only this origin for scripts, fetches and images; styles inline too (Swagger UI sets style attributes
-// as it renders); no framing, no referrer.
-const POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+// Styles inline too: Swagger UI sets style attributes as it renders.
+const POLICY = pagePolicy(" 'unsafe-inline'");
 
 const ASSETS: Record<string, { type: string; file?: string; text?: string }> = {
   '/docs': { type: 'text/html; charset=utf-8', text: PAGE },

@@ -7,18 +7,25 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 
-// Only this origin, for scripts, styles, fetches and images (logos of other hosts are not loaded: the
-// page draws a lettermark instead); no framing, no referrer, no forms posting elsewhere.
-const POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The Content-Security-Policy of the service's pages (/explore, /docs): only this origin for scripts,
+ * styles (`styles`: more sources of them), fetches and images; no framing, no forms posting elsewhere.
+ */
+export function pagePolicy(styles = ''): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self'${styles}`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+// Logos of other hosts are not loaded: the page draws a lettermark instead.
+const POLICY = pagePolicy();
 
 export const EXPLORE_HEADERS = {
   'content-security-policy': POLICY,
