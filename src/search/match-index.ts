@@ -326,6 +326,8 @@ export class MatchIndex {
     this.dead = dead;
     this.deadCount = dead.reduce((n, d) => n + d, 0);
     this.deadSorted = undefined;
+    this.everyGroupTallies.clear();
+    this.everyGroups = undefined;
   }
 
   /** Live rows. */
@@ -536,6 +538,8 @@ export class MatchIndex {
     }
     this.deadSorted = undefined;
     this.goneSorted = undefined;
+    this.everyGroupTallies.clear();
+    this.everyGroups = undefined;
     this.version = version;
     return true;
   }
@@ -699,25 +703,53 @@ export class MatchIndex {
   /**
    * Counts per value of each named dimension among `rows` (live matches, as `matches` gives them), the
    * `limit` values with most matches first (ties by value), how many values have any, and how many rows
-   * have none; `grouped` (collapse): of groups, those with a match of the value (or with none), with the
-   * matches' groups in `grouped`. Undefined when a dimension is not one the index keeps.
+   * have none; with `collapse`, of groups: those with a match of the value (or with none). `total`: the
+   * matches (their groups). Undefined when a dimension is not one the index keeps.
    */
   facets(
     rows: RowSet,
     names: string[],
     limit: number,
-    grouped?: GroupedRows,
-  ): Record<string, FacetCounts> | undefined {
-    const out: Record<string, FacetCounts> = {};
+    collapse = false,
+  ): { total: number; counts: Record<string, FacetCounts> } | undefined {
+    const counts: Record<string, FacetCounts> = {};
+    // Every live row matching (no filter): the groups' counts of this state of the index, made once.
+    const every = collapse && rows.length === this.size;
+    let grouped: GroupedRows | undefined;
+    const groupedRows = () => {
+      grouped ??= this.byGroup(rows);
+      return grouped;
+    };
     // The rows that do not match, once for every dimension, when they are the fewer.
     const size = this.p.ids.length;
-    const others = !grouped && rows.length * 2 > size ? complement(rows, size) : undefined;
+    const others = !collapse && rows.length * 2 > size ? complement(rows, size) : undefined;
     for (const name of names) {
-      const counts = grouped ? this.groupTally(grouped, name) : this.facet(rows, name, others);
-      if (!counts) return undefined;
-      out[name] = { ...top(counts.values, counts.n, limit), missing: counts.missing };
+      const c = !collapse
+        ? this.facet(rows, name, others)
+        : every
+          ? this.everyGroupTally(name, groupedRows)
+          : this.groupTally(groupedRows(), name);
+      if (!c) return undefined;
+      counts[name] = { ...top(c.values, c.n, limit), missing: c.missing };
     }
-    return out;
+    if (!collapse) return { total: rows.length, counts };
+    if (!every) return { total: groupedRows().starts.length - 1, counts };
+    this.everyGroups ??= groupedRows().starts.length - 1;
+    return { total: this.everyGroups, counts };
+  }
+
+  /** The groups' counts of every live row, per dimension, and their number: until a row leaves. */
+  private everyGroupTallies = new Map<string, FacetTally>();
+  private everyGroups: number | undefined;
+
+  private everyGroupTally(name: string, grouped: () => GroupedRows): FacetTally | undefined {
+    let made = this.everyGroupTallies.get(name);
+    if (!made) {
+      made = this.groupTally(grouped(), name);
+      if (!made) return undefined;
+      this.everyGroupTallies.set(name, made);
+    }
+    return made;
   }
 
   /**

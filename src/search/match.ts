@@ -285,10 +285,8 @@ export class MatchService implements MatchSource {
     if (q.facets) {
       const rows = index.matches(request);
       if (!rows) return undefined;
-      const grouped = q.collapse ? index.byGroup(rows) : undefined;
-      const facets = index.facets(rows, q.facets.names, q.facets.limit, grouped);
-      const total = grouped ? grouped.starts.length - 1 : rows.length;
-      return facets && { total, ids: [], facets };
+      const a = index.facets(rows, q.facets.names, q.facets.limit, q.collapse);
+      return a && { total: a.total, ids: [], facets: a.counts };
     }
     if (q.salary) {
       const rows = q.collapse ? undefined : index.matches(request);
