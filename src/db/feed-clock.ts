@@ -31,12 +31,20 @@ export interface LiveChange {
 /**
  * Marks that what the API shows has changed (keys caches of totals). `change` is given when the only
  * change is rows leaving or entering the live population; otherwise cached totals are counted again.
+ * The version also names every job this transaction wrote (noted by a trigger on jobs, migration 26),
+ * so that the match index reads only those again: jobs are written on `client` in the transaction that
+ * bumps (a pool only when none are). `jobsOnly` false when more than jobs changed (a company profile),
+ * and the index is built again.
  */
-export async function bumpDataVersion(client: pg.Pool | pg.PoolClient, change?: LiveChange): Promise<void> {
-  await client.query(
-    `WITH v AS (UPDATE data_version SET version = version + 1 WHERE id = 1 RETURNING version),
-          old AS (DELETE FROM data_changes WHERE at < now() - interval '1 hour')
-     INSERT INTO data_changes (version, left_ids, entered_ids, purged) SELECT version, $1, $2, $3 FROM v`,
-    [change?.left ?? null, change?.entered ?? null, change?.purged ? JSON.stringify(change.purged) : null],
-  );
+export async function bumpDataVersion(
+  client: pg.Pool | pg.PoolClient,
+  change?: LiveChange,
+  jobsOnly = true,
+): Promise<void> {
+  await client.query('SELECT bump_data_version($1, $2, $3, $4)', [
+    change?.left ?? null,
+    change?.entered ?? null,
+    change?.purged ? JSON.stringify(change.purged) : null,
+    jobsOnly,
+  ]);
 }

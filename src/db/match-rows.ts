@@ -42,10 +42,7 @@ export async function readMatchRows(
   held: readonly HeldColumn[],
   take: (rows: MatchRow[]) => void,
 ): Promise<number> {
-  const own = held.filter((d) => !d.company);
-  const company = held.filter((d) => d.company);
-  // Column names come from the declarations (dimensions.ts), never from a request.
-  const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const { own, company } = split(held);
   return withSnapshot(pool, async (c) => {
     const { rows } = await c.query<{ version: string }>('SELECT version FROM data_version WHERE id = 1');
     // The companies' values apart: joined in the cursor, PostgreSQL would sort every row instead of
@@ -58,11 +55,7 @@ export async function readMatchRows(
       for (const r of found.rows) companies.set(r.slug, r);
     }
     // A cursor has no statement timeout of its own: each FETCH is a statement.
-    const columns = `j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us,
-             (extract(epoch FROM j.created_at) * 1000000)::bigint::text AS created_us,
-             (extract(epoch FROM j.expired_at) * 1000000)::bigint::text AS expired_us, j.collapse_key,
-             j.remote, j.has_salary, j.salary_annual_min, j.salary_annual_max, j.company_slug, j.posted_at,
-             j.title_tsv::text AS title_tsv${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.name}`)}`).join('')}`;
+    const columns = rowColumns(own);
     // The live jobs in the order of their sort index, merged with the gone ones (a retention's worth)
     // sorted apart: each branch ordered is what makes PostgreSQL merge them (a Merge Append) instead of
     // sorting a million rows before the first FETCH.
@@ -74,25 +67,7 @@ export async function readMatchRows(
       ORDER BY posted_at DESC, id DESC`);
     for (;;) {
       const batch = await c.query<Record<string, unknown>>(`FETCH ${BATCH} FROM match_rows`);
-      const out: MatchRow[] = batch.rows.map((r) => {
-        const values: MatchRow['values'] = {};
-        for (const d of own) values[d.name] = r[`v:${d.name}`] as string[] | string | null;
-        const co = r.company_slug === null ? undefined : companies.get(r.company_slug as string);
-        for (const d of company) values[d.name] = co?.[d.name] ?? null;
-        return {
-          id: r.id as string,
-          posted_us: r.posted_us as string,
-          created_us: r.created_us as string,
-          expired_us: r.expired_us as string | null,
-          collapse_key: r.collapse_key as string,
-          remote: r.remote as boolean,
-          has_salary: r.has_salary as boolean,
-          salary_annual_min: r.salary_annual_min as number | null,
-          salary_annual_max: r.salary_annual_max as number | null,
-          title_tsv: r.title_tsv as string,
-          values,
-        };
-      });
+      const out = batch.rows.map((r) => matchRow(r, own, company, (slug) => companies.get(slug)));
       if (out.length) take(out);
       if (batch.rows.length < BATCH) break;
       // Let the process answer other work between batches.
@@ -100,6 +75,139 @@ export async function readMatchRows(
     }
     return Number(rows[0].version);
   });
+}
+
+// Column names come from the declarations (dimensions.ts), never from a request.
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+function split(held: readonly HeldColumn[]) {
+  return { own: held.filter((d) => !d.company), company: held.filter((d) => d.company) };
+}
+
+/** What the index reads of a job `j`: its scalars, and the values of its own held columns as "v:name". */
+function rowColumns(own: HeldColumn[]): string {
+  return `j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us,
+             (extract(epoch FROM j.created_at) * 1000000)::bigint::text AS created_us,
+             (extract(epoch FROM j.expired_at) * 1000000)::bigint::text AS expired_us, j.collapse_key,
+             j.remote, j.has_salary, j.salary_annual_min, j.salary_annual_max, j.company_slug, j.posted_at,
+             j.title_tsv::text AS title_tsv${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.name}`)}`).join('')}`;
+}
+
+function matchRow(
+  r: Record<string, unknown>,
+  own: HeldColumn[],
+  company: HeldColumn[],
+  profile: (slug: string) => Record<string, unknown> | undefined,
+): MatchRow {
+  const values: MatchRow['values'] = {};
+  for (const d of own) values[d.name] = r[`v:${d.name}`] as string[] | string | null;
+  const co = r.company_slug === null ? undefined : profile(r.company_slug as string);
+  for (const d of company) values[d.name] = (co?.[d.name] as string | null | undefined) ?? null;
+  return {
+    id: r.id as string,
+    posted_us: r.posted_us as string,
+    created_us: r.created_us as string,
+    expired_us: r.expired_us as string | null,
+    collapse_key: r.collapse_key as string,
+    remote: r.remote as boolean,
+    has_salary: r.has_salary as boolean,
+    salary_annual_min: r.salary_annual_min as number | null,
+    salary_annual_max: r.salary_annual_max as number | null,
+    title_tsv: r.title_tsv as string,
+    values,
+  };
+}
+
+/** What the loads since a version wrote, as the match index reads it (readWrittenSince). */
+export interface Written {
+  /** The version reached. */
+  version: number;
+  /** Every job written since (inserted, updated or deleted). */
+  touched: string[];
+  /** Those the index holds now (live, or gone and listed by the expired feed), in search order. */
+  rows: MatchRow[];
+  /**
+   * For each collapse key of a live row among them, the live jobs of that key (touched or not), as
+   * `[id, posted_us]`: what tells which group of the index a row joins.
+   */
+  peers: Map<string, [id: string, postedUs: string][]>;
+}
+
+/**
+ * The jobs written since version `from` and their rows now, read in one snapshot; undefined when a
+ * version since changed more than jobs (a company profile) or did not name what it wrote, its log is
+ * gone, or more than `max` jobs were written (a build is then the cheaper).
+ */
+export async function readWrittenSince(
+  pool: pg.Pool,
+  from: number,
+  held: readonly HeldColumn[],
+  max: number,
+): Promise<Written | undefined> {
+  const { own, company } = split(held);
+  return withSnapshot(pool, async (c) => {
+    const head = await c.query<{ version: string; ok: boolean; n: number }>(
+      `WITH cur AS (SELECT version FROM data_version WHERE id = 1),
+            ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > $1 AND c.version <= cur.version)
+       SELECT cur.version,
+              (SELECT count(*) FROM ch) = cur.version - $1
+                AND NOT EXISTS (SELECT 1 FROM ch WHERE touched IS NULL) AS ok,
+              (SELECT coalesce(sum(cardinality(touched)), 0)::int FROM ch) AS n
+       FROM cur`,
+      [from],
+    );
+    const { version, ok, n } = head.rows[0];
+    if (!ok || n > max) return undefined;
+    const touched = (
+      await c.query<{ id: string }>(
+        `SELECT DISTINCT t.id FROM data_changes c, unnest(c.touched) AS t(id)
+          WHERE c.version > $1 AND c.version <= $2`,
+        [from, version],
+      )
+    ).rows.map((r) => r.id);
+    const companyCols = company.map((d) => `, co.${q(d.column)} AS ${q(`c:${d.name}`)}`).join('');
+    const found = await c.query<Record<string, unknown>>(
+      `SELECT ${rowColumns(own)}, co.slug AS "c:slug"${companyCols}
+         FROM jobs j LEFT JOIN companies co ON co.slug = j.company_slug
+        WHERE j.id = ANY($1) AND (j.state = 0 OR j.expired_at IS NOT NULL)
+        ORDER BY j.posted_at DESC, j.id DESC`,
+      [touched],
+    );
+    const rows = found.rows.map((r) =>
+      matchRow(r, own, company, () =>
+        r['c:slug'] === null ? undefined : Object.fromEntries(company.map((d) => [d.name, r[`c:${d.name}`]])),
+      ),
+    );
+    const keys = [...new Set(rows.filter((r) => r.expired_us === null).map((r) => r.collapse_key))];
+    const peers = new Map<string, [string, string][]>();
+    const live = await c.query<{ k: string; id: string; posted_us: string }>(
+      `SELECT collapse_key AS k, id, (extract(epoch FROM posted_at) * 1000000)::bigint::text AS posted_us
+         FROM jobs WHERE state = 0 AND collapse_key = ANY($1)`,
+      [keys],
+    );
+    for (const r of live.rows) {
+      const list = peers.get(r.k) ?? [];
+      list.push([r.id, r.posted_us]);
+      peers.set(r.k, list);
+    }
+    return { version: Number(version), touched, rows, peers };
+  });
+}
+
+/**
+ * How PostgreSQL orders each list of ids (as `id DESC` of jobs orders them: the column's collation):
+ * each list's ids, in that order.
+ */
+export async function orderIds(pool: pg.Pool, lists: string[][]): Promise<string[][]> {
+  if (!lists.length) return [];
+  const group = lists.flatMap((l, i) => l.map(() => i));
+  const { rows } = await pool.query<{ g: number; id: string }>(
+    `SELECT g, id FROM unnest($1::int[], $2::text[]) AS t(g, id) ORDER BY g, id DESC`,
+    [group, lists.flat()],
+  );
+  const out: string[][] = lists.map(() => []);
+  for (const r of rows) out[r.g].push(r.id);
+  return out;
 }
 
 /** A job that left the live population: its id, posting time and expiry (as in MatchRow). */

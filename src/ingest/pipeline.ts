@@ -144,7 +144,7 @@ export async function ingestRecords(
       // Company filters and the company inside every job read these rows: what is cached per data
       // version must not outlive a changed profile.
       if ((await upsertCompanies(c, companies.slice(i, i + 1000).map(companyRow))).length)
-        await bumpDataVersion(c);
+        await bumpDataVersion(c, undefined, false);
     });
   }
   const sourceRows = await loadSources(db.write);

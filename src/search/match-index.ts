@@ -59,7 +59,7 @@ export function holds(f: JobFilters): boolean {
 const REMOTE = 1;
 const HAS_SALARY = 2;
 /** A position packs with its lexeme's number: lexeme * POS_SPAN + position. */
-const POS_SPAN = 1024;
+export const POS_SPAN = 1024;
 
 /** What a request asks of the index, its text queries parsed (match-tsquery.ts). */
 export interface MatchRequest {
@@ -219,7 +219,7 @@ function add(sets: Map<string, RowList>, values: string[], row: number): void {
   }
 }
 
-interface Parts {
+export interface Parts {
   version: number;
   ids: Strings;
   posted: Float64Array;
@@ -246,7 +246,7 @@ interface Parts {
   positionsAt?: Uint32Array;
 }
 
-interface CodeColumn {
+export interface CodeColumn {
   rows: Codes;
   /** The code of each value, from 1. */
   values: Map<string, number>;
@@ -1146,10 +1146,10 @@ interface SavedSets {
 
 type Column = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array;
 
-type Codes = Uint8Array | Uint16Array | Uint32Array;
+export type Codes = Uint8Array | Uint16Array | Uint32Array;
 
 /** The column in 32-bit floats when that keeps every value exact (NaN and the infinities too). */
-function narrowFloats(a: Float64Array): Float64Array | Float32Array {
+export function narrowFloats(a: Float64Array): Float64Array | Float32Array {
   const f = Float32Array.from(a);
   for (let i = 0; i < a.length; i++)
     if (f[i] !== a[i] && !(Number.isNaN(a[i]) && Number.isNaN(f[i]))) return a;
@@ -1157,7 +1157,7 @@ function narrowFloats(a: Float64Array): Float64Array | Float32Array {
 }
 
 /** Codes from 0 to `max` in the narrowest unsigned type that holds them. */
-function narrowCodes(a: Uint32Array, max: number): Codes {
+export function narrowCodes(a: Uint32Array, max: number): Codes {
   return max < 2 ** 8 ? Uint8Array.from(a) : max < 2 ** 16 ? Uint16Array.from(a) : a;
 }
 

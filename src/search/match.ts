@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { matchIdentity, readLeftSince, readMatchRows } from '../db/match-rows.ts';
+import { matchIdentity, orderIds, readLeftSince, readMatchRows, readWrittenSince } from '../db/match-rows.ts';
 import { dataVersion } from '../db/stats.ts';
 import { HELD_CODES, HELD_SETS, type JobFilters } from './dimensions.ts';
 import {
@@ -18,6 +18,7 @@ import {
   saveIndex,
   savedHeader,
 } from './match-index.ts';
+import { mergeIndexes, placeRows } from './match-merge.ts';
 import { parseTsQuery, type TsNode } from './match-tsquery.ts';
 import { byCount, type CurrencySalary, currencyFigures } from './salary-figures.ts';
 
@@ -74,15 +75,17 @@ export interface Built {
 
 export type IndexBuilder = () => Promise<Built>;
 
+/** The columns the index reads. */
+const HELD = [...HELD_SETS, ...HELD_CODES].map((d) => ({
+  name: d.name,
+  column: d.column!,
+  company: d.company,
+}));
+
 /** Builds the index from the live jobs `pool` reads, in this thread. */
 export async function buildIndex(pool: pg.Pool): Promise<MatchIndex> {
   const b = new MatchIndexBuilder();
-  const held = [...HELD_SETS, ...HELD_CODES].map((d) => ({
-    name: d.name,
-    column: d.column!,
-    company: d.company,
-  }));
-  const version = await readMatchRows(pool, held, (rows) => {
+  const version = await readMatchRows(pool, HELD, (rows) => {
     for (const r of rows) b.add(r);
   });
   return b.done(version);
@@ -92,8 +95,10 @@ export interface MatchStatus {
   version?: number;
   rows?: number;
   builds: number;
-  /** Versions reached by marking the jobs that left, without a build. */
+  /** Versions reached without a build: the jobs that left marked, or the jobs written put in place. */
   carried: number;
+  /** How long the last carry over written jobs took (ms). */
+  lastMergeMs?: number;
   /** The index was read from its saved file (at start, or later when the file was newer). */
   loaded?: boolean;
   lastBuildMs?: number;
@@ -113,6 +118,7 @@ export class MatchService implements MatchSource {
   private building: Promise<void> | undefined;
   private refreshing = false;
   private nextBuildAt = 0;
+  private nextMergeAt = 0;
   /** When the saved file was written (ms since the epoch; 0 when unknown). */
   private savedAt = 0;
   private queries = new Map<string, TsNode | null>();
@@ -194,7 +200,8 @@ export class MatchService implements MatchSource {
   private async carryOrBuild(now: number): Promise<void> {
     const version = await dataVersion(this.pool);
     if (this.index?.version === version) return;
-    if (await this.carry(version)) return;
+    const carried = await this.carry(version, now);
+    if (carried === 'later' || carried) return;
     const saved = await this.savedVersion();
     if (
       saved !== undefined &&
@@ -203,7 +210,7 @@ export class MatchService implements MatchSource {
       (await this.load())
     ) {
       this.log(`match index: read the index saved at version ${saved} (${this.file})`);
-      if (this.index?.version === version || (await this.carry(version))) return;
+      if (this.index?.version === version || (await this.carry(version, now))) return;
     }
     if (now < this.nextBuildAt) return;
     const started = Date.now();
@@ -228,12 +235,39 @@ export class MatchService implements MatchSource {
     await this.building;
   }
 
-  /** Over an expiry: the jobs that left are marked, in milliseconds instead of a build. */
-  private async carry(version: number): Promise<boolean> {
+  /**
+   * Carried forward without a build: over an expiry, the jobs that left are marked (milliseconds); over a
+   * load, the jobs it wrote are read and put in place (match-merge.ts). A merge renumbers every row, so
+   * merges start at most every four merge times: during a load the index follows it in steps, and a
+   * request of a version between them is PostgreSQL's. 'later': not now, and no build either.
+   */
+  private async carry(version: number, now = Date.now()): Promise<boolean | 'later'> {
     const index = this.index;
     if (!index || version <= index.version) return false;
     const since = await readLeftSince(this.pool, index.version);
-    if (!since || !index.leave(since.left, since.version, since.purged)) return false;
+    if (since && index.leave(since.left, since.version, since.purged)) return this.carried(index);
+    if (now < this.nextMergeAt) return 'later';
+    const started = Date.now();
+    // More than a quarter of the rows written: a build reads fewer rows than the merge's reads and work.
+    const written = await readWrittenSince(this.pool, index.version, HELD, Math.max(1000, index.size / 4));
+    if (!written || written.version <= index.version || index !== this.index) return false;
+    const b = new MatchIndexBuilder();
+    for (const r of written.rows) b.add(r);
+    const added = b.done(written.version);
+    const keys = written.rows.map((r) => r.collapse_key);
+    const at = await placeRows(index, added, keys, new Set(written.touched), written.peers, (lists) =>
+      orderIds(this.pool, lists),
+    );
+    if (!at || index !== this.index) return false;
+    const merged = mergeIndexes(index, added, at, written.version);
+    this.index = merged;
+    const ms = Date.now() - started;
+    this.status.lastMergeMs = ms;
+    this.nextMergeAt = Date.now() + 3 * ms;
+    return this.carried(merged);
+  }
+
+  private async carried(index: MatchIndex): Promise<true> {
     Object.assign(this.status, { version: index.version, rows: index.size });
     this.status.carried++;
     this.onVersion(index.version);

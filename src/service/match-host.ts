@@ -81,14 +81,15 @@ export const matchIndexFile = (config: Config): string => path.join(config.DATA_
  * a service started next, or running on this DATA_DIR (it looks at the file before building), reads it in
  * a second instead of answering from PostgreSQL's cold counts while it builds one (15–60 s at a million
  * jobs). From the primary database: a replica may not have the load yet. Says whether it was built or
- * carried (a load that only expired jobs carries the saved index, which is saved again when due).
+ * carried (the saved index carried over a load that wrote at most a quarter of its jobs).
  */
 export async function saveIndexAfterLoad(
   db: Db,
   config: Config,
   log: (msg: string, err?: unknown) => void,
 ): Promise<MatchStatus> {
-  const service = new MatchService(db.write, log, matchIndexFile(config));
+  // Saved whether built or carried over the load.
+  const service = new MatchService(db.write, log, matchIndexFile(config), undefined, 0);
   await service.load();
   await service.refresh();
   return service.status;

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDataset } from '../../src/demo/generate.ts';
+import { generateDataset, generateRound } from '../../src/demo/generate.ts';
+import { bumpDataVersion } from '../../src/db/feed-clock.ts';
 import { purgeExpired } from '../../src/db/jobs-write.ts';
 import { expireDue } from '../../src/ingest/expiry.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
@@ -858,6 +859,137 @@ describe('the match index', () => {
     await rm(file, { force: true });
     await match.refresh();
   });
+
+  it('follows a load by putting the jobs it wrote in place, without a build, and answers as PostgreSQL', async () => {
+    await match.refresh(Date.now() + 3_600_000);
+    const before = { ...match.status };
+    // A change round of the same dataset: new postings and copies, changed, expired and gone ones, folds.
+    const round = [
+      ...generateRound({ jobs: 1200, seed: 11, rounds: 1, now: new Date('2026-06-01T01:00:00Z') }, 1),
+    ];
+    const report = await ingestRecords(db, round);
+    expect(report.inserted).toBeGreaterThan(0);
+    expect(report.updated).toBeGreaterThan(0);
+    // And, by hand in one transaction, rows that tie on posting time with others (the id orders them),
+    // one that moves to a collapse group of its own and one that joins another's.
+    const c = await db.write.connect();
+    try {
+      await c.query('BEGIN');
+      const tied = await c.query<{ id: string }>(
+        `UPDATE jobs SET title_tsv = to_tsvector('english', 'Carried Tie Engineer'), remote = NOT remote,
+                posted_at = (SELECT posted_at FROM jobs WHERE state = 0 GROUP BY posted_at ORDER BY count(*) DESC LIMIT 1)
+          WHERE id IN (SELECT id FROM jobs WHERE state = 0 ORDER BY id LIMIT 3 OFFSET 30)
+          RETURNING id`,
+      );
+      expect(tied.rowCount).toBe(3);
+      await c.query(
+        `UPDATE jobs SET collapse_key = 'carried-own-group', posted_at = '2026-05-20T00:00:00Z'
+          WHERE id = (SELECT id FROM jobs WHERE state = 0 ORDER BY id DESC LIMIT 1)`,
+      );
+      await c.query(
+        `UPDATE jobs SET collapse_key = (SELECT collapse_key FROM jobs WHERE state = 0 ORDER BY id LIMIT 1 OFFSET 7)
+          WHERE id = (SELECT id FROM jobs WHERE state = 0 ORDER BY id DESC LIMIT 1 OFFSET 1)`,
+      );
+      await bumpDataVersion(c);
+      await c.query('COMMIT');
+    } finally {
+      c.release();
+    }
+    await match.refresh(Date.now() + 3_600_000);
+    expect(match.status.builds).toBe(before.builds);
+    expect(match.status.carried).toBe(before.carried + 1);
+    const { rows } = await db.read.query<{ n: string; v: string }>(
+      'SELECT (SELECT count(*) FROM jobs WHERE state = 0) AS n, (SELECT version FROM data_version) AS v',
+    );
+    expect(match.status).toMatchObject({ rows: Number(rows[0].n), version: Number(rows[0].v) });
+    // Every live job in order, page after page, and those of the tied title, as PostgreSQL orders them.
+    // Phrases of the titles written by the round (their lexemes numbered apart, then renumbered).
+    const written = await db.read.query<{ t: string }>(
+      `SELECT title_raw AS t FROM jobs WHERE state = 0 ORDER BY greatest(created_at, modified_at) DESC LIMIT 40`,
+    );
+    const phrases = written.rows.flatMap((r) => {
+      const ws = r.t.split(/\s+/);
+      const i = ws.findIndex(
+        (w, k) => k + 1 < ws.length && /^[A-Za-z]{3,}$/.test(w) && /^[A-Za-z]{3,}$/.test(ws[k + 1]),
+      );
+      return i < 0 ? [] : [{ title_advanced: parseAdvancedQuery(`${ws[i]} <-> ${ws[i + 1]}`) }];
+    });
+    expect(phrases.length).toBeGreaterThan(10);
+    const walks = [
+      {},
+      { title: parseWebQuery('carried tie engineer') },
+      { title_advanced: parseAdvancedQuery('carried <-> tie <-> engineer') },
+      ...phrases,
+    ] as JobFilters[];
+    let matched = 0;
+    for (const filters of walks) {
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const req = { filters, collapse: false, offset: 0, limit: 100, cursor };
+        const want = await searchJobs(plain(), req);
+        const got = await searchJobs(indexed(), req);
+        expect({ ...got, data: got.data.toString() }).toEqual({ ...want, data: want.data.toString() });
+        cursor = want.nextCursor ?? undefined;
+        pages++;
+      } while (cursor);
+      expect(pages).toBeGreaterThan(Object.keys(filters).length ? 0 : 3);
+
+      if ((await searchJobs(plain(), { filters, collapse: false, offset: 0, limit: 1 })).total) matched++;
+    }
+    // The tied title and most of the phrases match something.
+    expect(matched).toBeGreaterThan(walks.length / 2 + 2);
+    // Pages (offsets, cursors, collapsed), totals and facets against PostgreSQL.
+    const names = ['country', 'skills', 'company', 'remote', 'seniority', 'source', 'city'];
+    const dims = FACET_DIMENSIONS.filter((d) => names.includes(d.name));
+    let answered = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        filtersArb(),
+        fc.boolean(),
+        fc.constantFrom(0, 3, 25),
+        fc.constantFrom(1, 10),
+        async (filters, collapse, offset, limit) => {
+          const req = { filters, collapse, offset, limit };
+          const version = match.status.version!;
+          if (await match.ask({ version, ...req })) answered++;
+          const want = await searchJobs(plain(), req);
+          const got = await searchJobs(indexed(), req);
+          expect({ ...got, data: got.data.toString() }).toEqual({ ...want, data: want.data.toString() });
+          if (want.nextCursor && !collapse) {
+            const next = { ...req, offset: 0, cursor: want.nextCursor };
+            const w2 = await searchJobs(plain(), next);
+            const g2 = await searchJobs(indexed(), next);
+            expect({ ...g2, data: g2.data.toString() }).toEqual({ ...w2, data: w2.data.toString() });
+          }
+          const a = await match.ask({ version, ...req, limit: 0, facets: { names, limit: 5 } });
+          if (!a) return;
+          const f = await computeFacets(
+            db.read,
+            { where: compileFilters(filters), collapse, limit: 5 },
+            dims,
+          );
+          expect(a.total).toBe(f.total);
+          for (const name of names)
+            expect(a.facets![name], name).toEqual({
+              values: f.facets[name].values.map((v) => [String(v.value), v.count]),
+              distinct: f.facets[name].distinct,
+              missing: f.facets[name].missing,
+            });
+        },
+      ),
+      { numRuns: 120 },
+    );
+    expect(answered).toBeGreaterThan(80);
+    await expectTrendsAsPostgres([{}, { remote: true }, { country: values.countries.slice(0, 1) }], 365);
+    // A changed company profile is more than jobs: the index is built again.
+    const company = [
+      ...generateDataset({ jobs: 1200, seed: 11, now: new Date('2026-06-01T00:00:00Z') }),
+    ].find((l) => l.kind === 'company')!;
+    await ingestRecords(db, [{ ...company, employee_count: 123_456, size_range: '10001+' }]);
+    await match.refresh(Date.now() + 3_600_000);
+    expect(match.status.builds).toBe(before.builds + 1);
+  }, 240_000);
 
   it('is built again when the data version moves on', async () => {
     const before = match.status.builds;

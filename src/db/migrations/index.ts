@@ -28,3 +28,4 @@ export { migration as m022 } from './022-jobs-heap-the-document-stays-in-the-row
 export { migration as m023 } from './023-jobs-heap-the-filter-columns-stay-in-the-row-beside-the-document.ts';
 export { migration as m024 } from './024-job-history.ts';
 export { migration as m025 } from './025-data-changes-name-the-purged-jobs.ts';
+export { migration as m026 } from './026-data-changes-name-every-job-written.ts';
