@@ -430,7 +430,8 @@ export function analyticsVariedKinds(s: Sample, perKind = 1000, seed = 1): Kind[
     salary_distribution: () => `/v1/jobs/salary?${q(filters())}`,
     trends: () => {
       const days = 7 + Math.floor(rnd() * 358);
-      const until = new Date(Math.floor(Date.now() / day) * day);
+      // To the next midnight: today's entries and expiries (a round's) are in the window.
+      const until = new Date(Math.ceil(Date.now() / day) * day);
       return `/v1/jobs/trends?${q({
         ...filters(),
         since: new Date(until.getTime() - days * day).toISOString().slice(0, 10),
