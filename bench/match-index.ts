@@ -2,6 +2,8 @@
 // kind it answers (searches, counts and the analytics: facets, salary, trends), evaluated in this process
 // (no HTTP, no IPC), N requests each.
 //   DATABASE_URL=<the bench database> node --expose-gc --import tsx bench/match-index.ts [N=50]
+// KINDS=a,b: only those kinds, each also timed by shape (its filters' names, collapsed or not); WARM=1:
+// each path asked once before it is timed (what the index keeps made).
 import pg from 'pg';
 import { MatchService } from '../src/search/match.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../src/search/textquery.ts';
@@ -71,26 +73,40 @@ function filtersOf(path: string): {
   return { filters, collapse, offset, limit, ...extra };
 }
 
-const kinds = buildVariedKinds(await sampleData(pool));
+const only = process.env.KINDS?.split(',');
+const kinds = buildVariedKinds(await sampleData(pool)).filter((k) => !only || only.includes(k.name));
 for (const k of kinds) {
   const ms: number[] = [];
+  const shapes = new Map<string, number[]>();
   let declined = 0;
   for (const p of k.paths.slice(0, n)) {
     if (!/^\/v1\/jobs(\/count|\/facets|\/salary|\/trends)?\?/.test(p)) continue;
     const q = filtersOf(p);
+    const ask = () =>
+      service.ask({
+        version: service.status.version!,
+        ...q,
+        limit: p.includes('/count') ? 0 : q.limit + 1,
+      } as never);
+    if (process.env.WARM) await ask();
     const t = performance.now();
-    const a = await service.ask({
-      version: service.status.version!,
-      ...q,
-      limit: p.includes('/count') ? 0 : q.limit + 1,
-    } as never);
+    const a = await ask();
     ms.push(performance.now() - t);
     if (!a) declined++;
+    const shape = `${Object.keys(q.filters).sort().join('+') || '(none)'}${q.collapse ? ' collapsed' : ''}`;
+    shapes.set(shape, [...(shapes.get(shape) ?? []), ms[ms.length - 1]]);
   }
   if (!ms.length) continue;
   ms.sort((a, b) => a - b);
   process.stdout.write(
     `${k.name.padEnd(16)} median ${f(ms[ms.length >> 1]).padStart(4)} max ${f(ms[ms.length - 1]).padStart(4)} ms  declined ${declined}/${ms.length}\n`,
   );
+  if (only)
+    for (const [shape, xs] of [...shapes].sort(
+      (a, b) => b[1].reduce((x, y) => x + y) - a[1].reduce((x, y) => x + y),
+    ))
+      process.stdout.write(
+        `  ${shape.padEnd(36)} ${String(xs.length).padStart(4)} requests, mean ${(xs.reduce((x, y) => x + y) / xs.length).toFixed(1)} ms, total ${f(xs.reduce((x, y) => x + y))} ms\n`,
+      );
 }
 await pool.end();

@@ -326,7 +326,7 @@ export class MatchIndex {
     this.dead = dead;
     this.deadCount = dead.reduce((n, d) => n + d, 0);
     this.deadSorted = undefined;
-    this.everyGroupTallies.clear();
+    this.everyTallies.clear();
     this.everyGroups = undefined;
   }
 
@@ -538,7 +538,7 @@ export class MatchIndex {
     }
     this.deadSorted = undefined;
     this.goneSorted = undefined;
-    this.everyGroupTallies.clear();
+    this.everyTallies.clear();
     this.everyGroups = undefined;
     this.version = version;
     return true;
@@ -701,53 +701,60 @@ export class MatchIndex {
   }
 
   /**
-   * Counts per value of each named dimension among `rows` (live matches, as `matches` gives them), the
-   * `limit` values with most matches first (ties by value), how many values have any, and how many rows
-   * have none; with `collapse`, of groups: those with a match of the value (or with none). `total`: the
-   * matches (their groups). Undefined when a dimension is not one the index keeps.
+   * Counts per value of each named dimension among `rows` (live matches, as `matches` gives them; undefined:
+   * every live row), the `limit` values with most matches first (ties by value), how many values have any,
+   * and how many rows have none; with `collapse`, of groups: those with a match of the value (or with
+   * none). `total`: the matches (their groups). Undefined when a dimension is not one the index keeps.
    */
   facets(
-    rows: RowSet,
+    rows: RowSet | undefined,
     names: string[],
     limit: number,
     collapse = false,
   ): { total: number; counts: Record<string, FacetCounts> } | undefined {
     const counts: Record<string, FacetCounts> = {};
-    // Every live row matching (no filter): the groups' counts of this state of the index, made once.
-    const every = collapse && rows.length === this.size;
+    // Every live row matching (no filter): the counts of this state of the index, made once.
+    const every = rows === undefined || rows.length === this.size;
+    let matched = rows;
+    const matches = () => {
+      matched ??= this.keep(undefined, {});
+      return matched;
+    };
     let grouped: GroupedRows | undefined;
     const groupedRows = () => {
-      grouped ??= this.byGroup(rows);
+      grouped ??= this.byGroup(matches());
       return grouped;
     };
     // The rows that do not match, once for every dimension, when they are the fewer.
     const size = this.p.ids.length;
-    const others = !collapse && rows.length * 2 > size ? complement(rows, size) : undefined;
+    let others: RowSet | undefined | null = null;
+    const othersOf = () => {
+      if (others === null) others = matches().length * 2 > size ? complement(matches(), size) : undefined;
+      return others;
+    };
     for (const name of names) {
-      const c = !collapse
-        ? this.facet(rows, name, others)
-        : every
-          ? this.everyGroupTally(name, groupedRows)
-          : this.groupTally(groupedRows(), name);
+      const make = () =>
+        collapse ? this.groupTally(groupedRows(), name) : this.facet(matches(), name, othersOf());
+      const c = every ? this.everyTally(`${collapse ? 'groups' : 'rows'}:${name}`, make) : make();
       if (!c) return undefined;
       counts[name] = { ...top(c.values, c.n, limit), missing: c.missing };
     }
-    if (!collapse) return { total: rows.length, counts };
-    if (!every) return { total: groupedRows().starts.length - 1, counts };
+    if (!every) return { total: collapse ? groupedRows().starts.length - 1 : matches().length, counts };
+    if (!collapse) return { total: this.size, counts };
     this.everyGroups ??= groupedRows().starts.length - 1;
     return { total: this.everyGroups, counts };
   }
 
-  /** The groups' counts of every live row, per dimension, and their number: until a row leaves. */
-  private everyGroupTallies = new Map<string, FacetTally>();
+  /** The counts of every live row (of rows or of groups), per dimension, and their groups: until a row leaves. */
+  private everyTallies = new Map<string, FacetTally>();
   private everyGroups: number | undefined;
 
-  private everyGroupTally(name: string, grouped: () => GroupedRows): FacetTally | undefined {
-    let made = this.everyGroupTallies.get(name);
+  private everyTally(key: string, make: () => FacetTally | undefined): FacetTally | undefined {
+    let made = this.everyTallies.get(key);
     if (!made) {
-      made = this.groupTally(grouped(), name);
+      made = make();
       if (!made) return undefined;
-      this.everyGroupTallies.set(name, made);
+      this.everyTallies.set(key, made);
     }
     return made;
   }

@@ -213,22 +213,25 @@ function nextKept(x: RowSet, i: number, mapA: Int32Array): number {
 
 /** The ids of the new rows, their UTF-8 bytes copied from either table. */
 function mergeStrings(a: Strings, b: Strings, from: Int32Array): Strings {
-  const start = (t: Strings, i: number) => (i === 0 ? 0 : t.ends[i - 1]);
-  let bytes = 0;
-  for (const f of from) {
-    const [t, i] = f >= 0 ? [a, f] : [b, -1 - f];
-    bytes += t.ends[i] - start(t, i);
-  }
-  const out = new Uint8Array(bytes);
   const ends = new Uint32Array(from.length);
   let k = 0;
-  from.forEach((f, r) => {
-    const [t, i] = f >= 0 ? [a, f] : [b, -1 - f];
-    const s = start(t, i);
-    out.set(t.bytes.subarray(s, t.ends[i]), k);
-    k += t.ends[i] - s;
+  for (let r = 0; r < from.length; r++) {
+    const f = from[r];
+    const t = f >= 0 ? a : b;
+    const i = f >= 0 ? f : -1 - f;
+    k += t.ends[i] - (i === 0 ? 0 : t.ends[i - 1]);
     ends[r] = k;
-  });
+  }
+  const out = new Uint8Array(k);
+  let o = 0;
+  for (let r = 0; r < from.length; r++) {
+    const f = from[r];
+    const t = f >= 0 ? a : b;
+    const i = f >= 0 ? f : -1 - f;
+    const bytes = t.bytes;
+    // Ids are a few dozen bytes: copied byte by byte, no view made per row.
+    for (let p = i === 0 ? 0 : t.ends[i - 1]; p < t.ends[i]; p++) out[o++] = bytes[p];
+  }
   return new Strings(out, ends);
 }
 

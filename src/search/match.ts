@@ -317,8 +317,10 @@ export class MatchService implements MatchSource {
       return trend && { total: 0, ids: [], trend };
     }
     if (q.facets) {
-      const rows = index.matches(request);
-      if (!rows) return undefined;
+      // No filter: every live row, whose counts the index keeps.
+      const every = !text.length && Object.values(q.filters).every((v) => v === undefined);
+      const rows = every ? undefined : index.matches(request);
+      if (!every && !rows) return undefined;
       const a = index.facets(rows, q.facets.names, q.facets.limit, q.collapse);
       return a && { total: a.total, ids: [], facets: a.counts };
     }

@@ -603,7 +603,7 @@ describe('the match index', () => {
 
   it('follows an expiry by marking the jobs that left, without a build', async () => {
     const before = { ...match.status };
-    // Collapsed facets of every live row, kept by the index until a row leaves: asked before the expiry.
+    // Facets of every live row (collapsed or not), kept by the index until a row leaves: asked before the expiry.
     const everyGrouped = {
       version: match.status.version!,
       filters: {},
@@ -613,6 +613,8 @@ describe('the match index', () => {
       facets: { names: ['country', 'company', 'remote'], limit: 5 },
     };
     expect(await match.ask(everyGrouped)).toBeDefined();
+    // And those of rows, kept likewise.
+    expect(await match.ask({ ...everyGrouped, collapse: false })).toBeDefined();
     const { rowCount } = await db.write.query(
       `UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id IN (
          SELECT j.id FROM jobs j WHERE j.state = 0
