@@ -141,7 +141,7 @@ const schema = {
     parse: int(0, 60_000),
   },
   MATCH_INDEX: {
-    doc: 'Keep the live jobs in an index in memory (one process holds it) that counts and pages the common filters without PostgreSQL; it is saved in DATA_DIR/match-index.bin after each build, every 15 minutes while expiries carry it and by an `ingest` that rewrote over 1 % of the jobs, and read back at start (and by a running service when newer)',
+    doc: 'Keep the live jobs in an index in memory (one process holds it) that counts and pages the common filters without PostgreSQL; carried over expiries and loads instead of being built again, saved in DATA_DIR/match-index.bin after each build, every 15 minutes while carried and by an `ingest` that rewrote over 1 % of the jobs, and read back at start (and by a running service when newer)',
     default: true,
     parse: bool,
   },
