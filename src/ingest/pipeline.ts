@@ -160,7 +160,6 @@ export async function ingestRecords(
   for (let i = 0; i < postings.length; i += POSTING_BATCH) batches.push(postings.slice(i, i + POSTING_BATCH));
   // The search vectors of the next batch are computed too (on another connection, see stageVectors).
   await unstageVectors(db.write);
-  // So are its employers (no company changes while postings load) and the content stored for each posting.
   const ahead = async (items: PostingItem[]) => {
     const batch = await enrich(sourceRows, items);
     const token = nextToken++;
@@ -173,18 +172,17 @@ export async function ingestRecords(
         descText: JSON.stringify(x.e.description_text),
       })),
     );
-    const prepared = batch.enriched.length ? await resolveEmployers(db.write, batch.enriched) : [];
-    return { batch, token, prepared };
+    return { batch, token };
   };
   let next = batches.length ? ahead(batches[0]) : undefined;
   for (let i = 0; next; i++) {
     lap('');
-    const { batch, token, prepared } = await next;
+    const { batch, token } = await next;
     lap('wait_enrich');
     next = i + 1 < batches.length ? ahead(batches[i + 1]) : undefined;
     // Settle a failed look-ahead if the write fails first, so it is not reported as unhandled.
     next?.catch(() => {});
-    Object.assign(report, addReports(report, await writeBatch(db, batch, prepared, token)));
+    Object.assign(report, addReports(report, await writeBatch(db, batch, token)));
     onProgress?.(Math.min((i + 1) * POSTING_BATCH, postings.length), postings.length);
   }
   return report;
@@ -198,16 +196,13 @@ interface Prepared {
 /** Tokens of staged batches: random per process, so concurrent loaders never share one. */
 let nextToken = randomInt(2 ** 40) * 1024;
 
-async function writeBatch(
-  db: Db,
-  { report, enriched }: EnrichedBatch,
-  prepared: Prepared[],
-  token: number,
-): Promise<IngestReport> {
+async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: number): Promise<IngestReport> {
   if (!enriched.length) return report;
 
   await withTransaction(db.write, async (client) => {
     lap('begin');
+    const prepared = await resolveEmployers(client, enriched);
+    lap('employer');
     const ts = await nextFeedTimestamp(client);
     lap('feed_clock');
     const existing = await loadExisting(
@@ -302,7 +297,7 @@ async function recordExpiryReasons(
 
 /** Employer resolution (given slug, then domain, then normalised name), then each posting's stored content. */
 async function resolveEmployers(
-  client: pg.Pool | pg.PoolClient,
+  client: pg.PoolClient,
   enriched: EnrichedBatch['enriched'],
 ): Promise<Prepared[]> {
   const matches = await findCompanies(
