@@ -31,7 +31,7 @@ export function buildInProcess(config: Config, file: string): IndexBuilder {
     new Promise<Built>((resolve, reject) => {
       const out = `${file}.build-${process.pid}.tmp`;
       const child = startModuleProcess(import.meta.url, './match-build', {
-        JPS_MATCH_BUILD: JSON.stringify({ config, out }),
+        JPS_MATCH_BUILD: JSON.stringify({ config, out, saved: file }),
       });
       let stderr = '';
       child.stderr?.on('data', (c) => {
@@ -102,7 +102,8 @@ export async function saveIndexAfterLoad(
  */
 export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, err?: unknown) => void) {
   const file = matchIndexFile(config);
-  const service = new MatchService(db.read, log, file, buildInProcess(config, file));
+  // Loads are merged by the build process, which carries the saved index: this one answers meanwhile.
+  const service = new MatchService(db.read, log, file, buildInProcess(config, file), undefined, false);
   const removed = await removeLeftovers(file);
   if (removed.length) log(`match index: removed ${removed.join(', ')} (left by processes that have gone)`);
   // Each worker knows the version the index is at, and asks only for requests of that version: while

@@ -865,6 +865,18 @@ describe('the match index', () => {
   it('follows a load by putting the jobs it wrote in place, without a build, and answers as PostgreSQL', async () => {
     await match.refresh(Date.now() + 3_600_000);
     const before = { ...match.status };
+    // A service's index host, which leaves loads to its build process (that carries the saved index).
+    const file = path.join(os.tmpdir(), `match-host-${process.pid}.bin`);
+    const host = new MatchService(
+      db.read,
+      () => {},
+      file,
+      buildInProcess({ ...db.config, DATABASE_URL: db.url }, file),
+      undefined,
+      false,
+    );
+    await host.refresh();
+    expect(host.status).toMatchObject({ builds: 1, version: before.version });
     // A change round of the same dataset: new postings and copies, changed, expired and gone ones, folds.
     const round = [
       ...generateRound({ jobs: 1200, seed: 11, rounds: 1, now: new Date('2026-06-01T01:00:00Z') }, 1),
@@ -904,6 +916,14 @@ describe('the match index', () => {
       'SELECT (SELECT count(*) FROM jobs WHERE state = 0) AS n, (SELECT version FROM data_version) AS v',
     );
     expect(match.status).toMatchObject({ rows: Number(rows[0].n), version: Number(rows[0].v) });
+    await host.refresh(Date.now() + 3_600_000);
+    expect(host.status).toMatchObject({ builds: 2, carried: 0, version: match.status.version });
+    for (const filters of [{}, { remote: true }, { country: values.countries.slice(0, 2) }] as JobFilters[])
+      for (const collapse of [false, true]) {
+        const q = { version: match.status.version!, filters, collapse, offset: 3, limit: 10 };
+        expect(await host.ask(q)).toEqual(await match.ask(q));
+      }
+    await rm(file, { force: true });
     // Every live job in order, page after page, and those of the tied title, as PostgreSQL orders them.
     // Phrases of the titles written by the round (their lexemes numbered apart, then renumbered).
     const written = await db.read.query<{ t: string }>(
