@@ -144,6 +144,22 @@ export class MatchService implements MatchSource {
     private readonly mergeHere = true,
   ) {}
 
+  /**
+   * Carries the index to the current version in this process, merging loads whatever `mergeHere` says, and
+   * builds nothing: for a service at start, before it answers any request. Whether it is at that version.
+   */
+  async carryNow(): Promise<boolean> {
+    if (this.refreshing) return false;
+    this.refreshing = true;
+    try {
+      const version = await dataVersion(this.pool);
+      if (this.index?.version === version) return true;
+      return (await this.carry(version, Date.now(), true)) === true;
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
   /** The index, at the version it is at (undefined before one is read or built). */
   get current(): MatchIndex | undefined {
     return this.index;
@@ -252,12 +268,12 @@ export class MatchService implements MatchSource {
    * merges start at most every four merge times: during a load the index follows it in steps, and a
    * request of a version between them is PostgreSQL's. 'later': not now, and no build either.
    */
-  private async carry(version: number, now = Date.now()): Promise<boolean | 'later'> {
+  private async carry(version: number, now = Date.now(), merge = this.mergeHere): Promise<boolean | 'later'> {
     const index = this.index;
     if (!index || version <= index.version) return false;
     const since = await readLeftSince(this.pool, index.version);
     if (since && index.leave(since.left, since.version, since.purged)) return this.carried(index);
-    if (!this.mergeHere) return false;
+    if (!merge) return false;
     if (now < this.nextMergeAt) return 'later';
     const started = Date.now();
     // More than a quarter of the rows written: a build reads fewer rows than the merge's reads and work.

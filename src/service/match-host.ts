@@ -115,8 +115,12 @@ export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, 
   service.onVersion = () => {
     for (const w of Object.values(cluster.workers ?? {})) tell(w);
   };
-  if (await service.load().catch(() => false))
+  if (await service.load().catch(() => false)) {
     log(`match index read from ${file} (version ${service.status.version})`);
+    // Before any request is answered, the loads since it was saved are merged here, at once.
+    if (await service.carryNow().catch(() => false))
+      log(`match index carried to version ${service.status.version}`);
+  }
   const check = () => void service.refresh().catch((err) => log('match index: version check failed', err));
   const timer = setInterval(check, CHECK_MS);
   timer.unref();
