@@ -916,12 +916,19 @@ describe('the match index', () => {
       'SELECT (SELECT count(*) FROM jobs WHERE state = 0) AS n, (SELECT version FROM data_version) AS v',
     );
     expect(match.status).toMatchObject({ rows: Number(rows[0].n), version: Number(rows[0].v) });
+    // A service starting on the saved index merges the load in place before it answers.
+    const started = new MatchService(db.read, () => {}, file, undefined, undefined, false);
+    expect(await started.load()).toBe(true);
+    expect(started.status.version).toBe(before.version);
+    expect(await started.carryNow()).toBe(true);
+    expect(started.status).toMatchObject({ builds: 0, carried: 1, version: match.status.version });
     await host.refresh(Date.now() + 3_600_000);
     expect(host.status).toMatchObject({ builds: 2, carried: 0, version: match.status.version });
     for (const filters of [{}, { remote: true }, { country: values.countries.slice(0, 2) }] as JobFilters[])
       for (const collapse of [false, true]) {
         const q = { version: match.status.version!, filters, collapse, offset: 3, limit: 10 };
         expect(await host.ask(q)).toEqual(await match.ask(q));
+        expect(await started.ask(q)).toEqual(await match.ask(q));
       }
     await rm(file, { force: true });
     // Every live job in order, page after page, and those of the tied title, as PostgreSQL orders them.
