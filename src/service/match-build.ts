@@ -23,11 +23,11 @@ const { config, out, saved } = JSON.parse(process.env.JPS_MATCH_BUILD ?? '{}') a
 };
 const db = await openDb(config);
 try {
-  // The saved index carried to the current version (the loads since merged in), else a new build.
+  // The saved index carried to the current version (the loads since merged in), else a new build; the
+  // saved file itself is left to the service, which renames this one over it.
   const service = new MatchService(db.read, () => {}, saved, undefined, Number.POSITIVE_INFINITY);
-  await service.load();
-  await service.refresh();
-  const index = service.current ?? (await buildIndex(db.read));
+  const carried = (await service.load()) && (await service.carryNow());
+  const index = carried && service.current ? service.current : await buildIndex(db.read);
   // DATA_DIR need not exist yet with an external DATABASE_URL (nothing else has written there).
   await mkdir(path.dirname(out), { recursive: true });
   await writeFile(out, saveIndex(index, { db: (await matchIdentity(db.read)).db }));
