@@ -58,7 +58,7 @@ export async function beginBulkLoad(pool: pg.Pool): Promise<BulkLoad> {
     const { rows } = await session.query<{ name: string; def: string }>(
       `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS def
          FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-        WHERE i.indrelid = 'jobs'::regclass AND NOT i.indisunique AND NOT (c.relname = ANY($1::text[]))`,
+        WHERE i.indrelid IN ('jobs'::regclass, 'job_texts'::regclass) AND NOT i.indisunique AND NOT (c.relname = ANY($1::text[]))`,
       [KEPT],
     );
     for (const r of rows) {
@@ -115,8 +115,8 @@ export async function buildDeferredIndexes(pool: pg.Pool, onProgress?: IndexProg
 /** Builds every index of deferred_indexes, one per core at a time (CREATE INDEX builds share the table). */
 async function buildIndexes(pool: pg.Pool, onProgress?: IndexProgress): Promise<void> {
   const { rows } = await pool.query<{ name: string; def: string }>(
-    // The largest (the description's tsvector) first, so the builders finish together.
-    `SELECT name, def FROM deferred_indexes ORDER BY (name = 'jobs_live_text') DESC, name`,
+    // The largest (the descriptions' vectors) first, so the builders finish together.
+    `SELECT name, def FROM deferred_indexes ORDER BY (name IN ('jobs_live_text', 'job_texts_text')) DESC, name`,
   );
   if (!rows.length) return;
   let built = 0;

@@ -79,6 +79,9 @@ export interface Dimension {
   index?: Holding;
   /** A facet's label beside each value, a column of the company (company: its name). */
   label?: string;
+  /** job_texts keeps it beside the description vector (the countries, its one such column): a
+   * description search filtered on nothing else is counted there (filters.ts, textCount). */
+  texts?: boolean;
 }
 
 /** Where a `time_frame` window starts, in ms since the epoch: every statement and the index take it. */
@@ -151,6 +154,7 @@ export const DIMENSIONS: readonly Dimension[] = [
     many: true,
     totals: 'country',
     index: 'sets',
+    texts: true,
   },
   {
     name: 'city',

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { withSnapshot } from '../db/pool.ts';
 import { dataVersion } from '../db/stats.ts';
 import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
-import { compileFilters, type JobFilters } from './filters.ts';
+import { compileFilters, textCount, type JobFilters } from './filters.ts';
 import type { PageCache, SearchPage } from './page-cache.ts';
 import { type Known, MAX_SORTED, type PageStrategy, pageStrategy, planRead, type ReadPlan } from './plan.ts';
 import { type DescriptionFormat, descriptionColumn, type JobRow, renderJob } from './render.ts';
@@ -470,10 +470,14 @@ async function exactCount(
   key: string,
   collapse: boolean,
 ): Promise<number> {
+  // A description search filtered on nothing job_texts lacks is counted in that narrow table.
+  const texts = collapse ? undefined : textCount(filters);
   const count = async () => {
     const counted = collapse ? raw('count(DISTINCT j.collapse_key)') : raw('count(*)');
     const { rows } = await db.query(
-      sql`SELECT ${counted} AS n, ${raw(VERSION_SQL)} AS version FROM jobs j WHERE ${where}`,
+      texts
+        ? sql`SELECT ${texts} AS n, ${raw(VERSION_SQL)} AS version`
+        : sql`SELECT ${counted} AS n, ${raw(VERSION_SQL)} AS version FROM jobs j WHERE ${where}`,
     );
     return { n: Number(rows[0].n), version: Number(rows[0].version) };
   };

@@ -36,10 +36,10 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Holds every statement that reads the jobs table until the returned function is called. */
+/** Holds every statement that reads the jobs (or their description vectors) until the returned function is called. */
 async function lockJobs(): Promise<() => Promise<void>> {
   await locker.query('BEGIN');
-  await locker.query('LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE');
+  await locker.query('LOCK TABLE jobs, job_texts IN ACCESS EXCLUSIVE MODE');
   return async () => {
     await locker.query('ROLLBACK');
   };

@@ -47,7 +47,10 @@ const ROWS = `SELECT id, state, duplicate_of, source, company_slug, title_raw, d
                 FROM jobs ORDER BY id`;
 const INDEXES = `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS def, i.indisvalid AS valid, i.indisready AS ready
                    FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-                  WHERE i.indrelid = 'jobs'::regclass ORDER BY c.relname`;
+                  WHERE i.indrelid IN ('jobs'::regclass, 'job_texts'::regclass) ORDER BY c.relname`;
+// The live jobs' description vectors (migration 27), as the rows of jobs they come from give them.
+const TEXTS = `SELECT id, country_codes, text_tsv::text AS text_tsv FROM job_texts ORDER BY id`;
+const LIVE_TEXTS = `SELECT id, country_codes, text_tsv::text AS text_tsv FROM jobs WHERE state = 0 ORDER BY id`;
 
 async function ids(app: TestApp, url: string): Promise<string[]> {
   const res = await app.get(url);
@@ -88,6 +91,10 @@ describe('bulk load with deferred search indexes', () => {
       const [ra, rb] = await Promise.all([bulk.db.write.query(ROWS), incremental.db.write.query(ROWS)]);
       expect(ra.rows.length).toBeGreaterThan(300);
       expect(ra.rows).toEqual(rb.rows);
+      const [ta, tb] = await Promise.all([bulk.db.write.query(TEXTS), incremental.db.write.query(TEXTS)]);
+      expect(ta.rows.length).toBeGreaterThan(200);
+      expect(ta.rows).toEqual(tb.rows);
+      expect(ta.rows).toEqual((await bulk.db.write.query(LIVE_TEXTS)).rows);
       const [ia, ib] = await Promise.all([bulk.db.write.query(INDEXES), incremental.db.write.query(INDEXES)]);
       expect(ia.rows).toEqual(ib.rows);
       expect(ia.rows.length).toBeGreaterThan(20);
@@ -153,6 +160,7 @@ describe('bulk load with deferred search indexes', () => {
     const load = await beginBulkLoad(bulk.db.write);
     const dropped = (await bulk.db.write.query('SELECT name FROM deferred_indexes ORDER BY name')).rows;
     expect(dropped.map((r) => r.name)).toContain('jobs_live_text');
+    expect(dropped.map((r) => r.name)).toContain('job_texts_text');
     expect((await bulk.db.write.query(INDEXES)).rows.length).toBe(before.length - dropped.length);
     // Another process starting meanwhile leaves them to the load that is still running.
     await migrate(bulk.db.write);

@@ -29,3 +29,4 @@ export { migration as m023 } from './023-jobs-heap-the-filter-columns-stay-in-th
 export { migration as m024 } from './024-job-history.ts';
 export { migration as m025 } from './025-data-changes-name-the-purged-jobs.ts';
 export { migration as m026 } from './026-data-changes-name-every-job-written.ts';
+export { migration as m027 } from './027-description-vectors-of-live-jobs-in-a-narrow-table.ts';

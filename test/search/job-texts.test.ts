@@ -1,0 +1,143 @@
+// The live jobs' description vectors in their own narrow table (job_texts, migration 27) stay equal to
+// the live rows of jobs through every kind of write, are rewritten only when the vector or the countries
+// change, and count a description search exactly as counting jobs does.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeExpired } from '../../src/db/jobs-write.ts';
+import { expireDue } from '../../src/ingest/expiry.ts';
+import { ingestRecords } from '../../src/ingest/pipeline.ts';
+import { compileFilters, textCount, type JobFilters } from '../../src/search/filters.ts';
+import { countJobs } from '../../src/search/jobs.ts';
+import { sql } from '../../src/search/sql.ts';
+import { createJobsFixture, type Fixture } from '../helpers/jobs-fixture.ts';
+
+let f: Fixture;
+beforeAll(async () => {
+  f = await createJobsFixture();
+});
+afterAll(async () => {
+  await f.close();
+});
+
+const TEXTS = 'SELECT id, country_codes, text_tsv::text AS v FROM job_texts ORDER BY id';
+const LIVE = 'SELECT id, country_codes, text_tsv::text AS v FROM jobs WHERE state = 0 ORDER BY id';
+
+/** The row version of a job's entry (xmin): it changes when the entry is written again. */
+async function written(id: string): Promise<string | undefined> {
+  const { rows } = await f.db.write.query('SELECT xmin::text AS x FROM job_texts WHERE id = $1', [id]);
+  return rows[0]?.x;
+}
+
+/** The count of `filters` by counting the rows of jobs. */
+async function counted(filters: JobFilters): Promise<number> {
+  const { rows } = await f.db.write.query(
+    sql`SELECT count(*) AS n FROM jobs j WHERE ${compileFilters(filters)}`,
+  );
+  return Number(rows[0].n);
+}
+
+const rec = (id: string, countries: string[], over: Record<string, unknown> = {}) => ({
+  kind: 'posting' as const,
+  id: `lever:jt-${id}`,
+  source: 'lever',
+  title: `Narrow Table Analyst ${id}`,
+  description_html:
+    '<p>Reconcile the ledgers, audit the quarterly accounts and report to the controller.</p>',
+  company: { name: 'Narrow Table Co' },
+  url: `https://narrow-table.example/${id}`,
+  location: { countries },
+  expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+  ...over,
+});
+
+describe('job_texts', () => {
+  it('equals the live rows of jobs after loads, changes, folding, expiry, purge and truncation', async () => {
+    const check = async () =>
+      expect((await f.db.write.query(TEXTS)).rows).toEqual((await f.db.write.query(LIVE)).rows);
+    await check();
+    expect((await f.db.write.query(TEXTS)).rows.length).toBeGreaterThan(20);
+
+    await ingestRecords(f.db, [rec('a', ['Germany']), rec('b', ['Germany', 'France'])]);
+    await check();
+    const a = await written('lever:jt-a');
+    expect(a).toBeDefined();
+    // A change that leaves the vector and the countries be leaves the entry be; a re-load changes nothing.
+    await ingestRecords(f.db, [
+      rec('a', ['Germany'], { salary: { min: 50_000, max: 60_000, currency: 'EUR', unit: 'YEAR' } }),
+    ]);
+    await ingestRecords(f.db, [
+      rec('a', ['Germany'], { salary: { min: 50_000, max: 60_000, currency: 'EUR', unit: 'YEAR' } }),
+    ]);
+    expect(await written('lever:jt-a')).toBe(a);
+    await check();
+    // A new description, and new countries, write it again.
+    await ingestRecords(f.db, [
+      rec('a', ['Germany'], { description_html: '<p>Audit the payroll and the pensions.</p>' }),
+    ]);
+    const b = await written('lever:jt-a');
+    expect(b).not.toBe(a);
+    await check();
+    await ingestRecords(f.db, [
+      rec('a', ['Spain'], { description_html: '<p>Audit the payroll and the pensions.</p>' }),
+    ]);
+    expect(await written('lever:jt-a')).not.toBe(b);
+    await check();
+    // A copy on a job board folds into its original: it has no entry.
+    await ingestRecords(f.db, [
+      { ...rec('b', ['Germany', 'France']), id: 'careerboard:jt-bc', source: 'careerboard' },
+    ]);
+    expect(
+      (await f.db.write.query("SELECT state FROM jobs WHERE id = 'careerboard:jt-bc'")).rows[0].state,
+    ).toBe(2);
+    expect(await written('careerboard:jt-bc')).toBeUndefined();
+    await check();
+    // b expires and its copy takes its place (an entry of its own); then the copy expires too.
+    await f.db.write.query(
+      "UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = 'lever:jt-b'",
+    );
+    expect(await expireDue(f.db)).toBe(1);
+    expect(await written('careerboard:jt-bc')).toBeDefined();
+    await check();
+    await f.db.write.query(
+      "UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = 'careerboard:jt-bc'",
+    );
+    expect(await expireDue(f.db)).toBe(1);
+    await check();
+    // Purging expired rows deletes them.
+    await f.db.write.query("UPDATE jobs SET expired_at = now() - interval '10 days' WHERE state = 1");
+    await purgeExpired(f.db.write, 1);
+    await check();
+  });
+
+  it('counts a description search, alone or with countries, as counting the jobs does', async () => {
+    const searches: JobFilters[] = [
+      { description: "'audit'" },
+      { description: "'audit'", country: ['ES'] },
+      { description: "'audit'", country: ['DE', 'ES', 'US'] },
+      { description: "'experi':*" },
+      { description_advanced: "'audit' & 'payrol'" },
+      { description: "'audit' | 'experi'", description_advanced: "!'ledger'", country: ['US'] },
+      { description: "'zzyzx'" },
+    ];
+    for (const filters of searches) {
+      expect(textCount(filters), JSON.stringify(filters)).toBeDefined();
+      const n = await counted(filters);
+      const { rows } = await f.db.write.query(sql`SELECT ${textCount(filters)!} AS n`);
+      expect(Number(rows[0].n), JSON.stringify(filters)).toBe(n);
+      expect(
+        await countJobs({ pool: f.db.read, cursorSecret: 's' }, filters, false),
+        JSON.stringify(filters),
+      ).toBe(n);
+    }
+    expect(await counted({ description: "'audit'" })).toBeGreaterThan(0);
+    // Any other filter, or none, is counted on jobs.
+    expect(textCount({})).toBeUndefined();
+    expect(textCount({ country: ['US'] })).toBeUndefined();
+    expect(textCount({ description: "'audit'", remote: true })).toBeUndefined();
+    expect(textCount({ description: "'audit'", title: "'analyst'" })).toBeUndefined();
+  });
+
+  it('is emptied with jobs', async () => {
+    await f.db.write.query('TRUNCATE jobs CASCADE');
+    expect((await f.db.write.query(TEXTS)).rows).toEqual([]);
+  });
+});
