@@ -62,6 +62,8 @@ interface Point {
   fixed: { p50_ms: number; p99_ms: number; rps: number };
   kinds: Record<string, { p50_ms: number; p99_ms: number; rps: number }>;
   service_end_mb: number;
+  /** The same as a proportional set size (the node binary's pages once over the processes); absent in older runs. */
+  service_end_pss_mb?: number;
   service_processes_mb: number[];
   postgres_pss_mb: number | null;
   database_mb: number;
@@ -176,6 +178,7 @@ async function loadAndMeasure(state: { points: Point[] }) {
             ]),
         ),
         service_end_mb: result.memory.service.end_tree_rss_mb,
+        service_end_pss_mb: result.memory.service.end_tree_pss_mb,
         service_processes_mb: result.memory.service.end_process_rss_mb,
         postgres_pss_mb: result.memory.postgres?.pss_mb ?? null,
         database_mb: size.rows[0].mb,
@@ -194,7 +197,7 @@ function report(points: Point[]) {
   const live = (p: Point) => p.population.live ?? 0;
   const rows = points.map(
     (p) =>
-      `| ${live(p).toLocaleString('en')} | ${p.postings.toLocaleString('en')} | ${p.load.postings_per_s} | ${p.varied.p50_ms} / ${p.varied.p99_ms} / ${p.varied.max_ms} | ${p.varied.non2xx} | ${p.fixed.p50_ms} / ${p.fixed.p99_ms} | ${p.service_end_mb} (${p.service_processes_mb.join(' + ')}) | ${p.match_index_file_mb ?? '–'} | ${p.postgres_pss_mb ?? '–'} | ${p.database_mb.toLocaleString('en')} |`,
+      `| ${live(p).toLocaleString('en')} | ${p.postings.toLocaleString('en')} | ${p.load.postings_per_s} | ${p.varied.p50_ms} / ${p.varied.p99_ms} / ${p.varied.max_ms} | ${p.varied.non2xx} | ${p.fixed.p50_ms} / ${p.fixed.p99_ms} | ${p.service_end_mb} (${p.service_processes_mb.join(' + ')}); PSS ${p.service_end_pss_mb ?? '–'} | ${p.match_index_file_mb ?? '–'} | ${p.postgres_pss_mb ?? '–'} | ${p.database_mb.toLocaleString('en')} |`,
   );
   // Per live job between the smallest and the largest size: the slope, so fixed costs drop out.
   const a = points[0];
@@ -202,7 +205,7 @@ function report(points: Point[]) {
   const per = (f: (p: Point) => number) => (f(b) - f(a)) / (live(b) - live(a));
   const at10M = (f: (p: Point) => number) => Math.round(f(b) + per(f) * (10_000_000 - live(b)));
   const lines = [
-    '| live jobs | postings loaded | load rate of the part (postings/s) | varied mix p50 / p99 / max ms | varied non-2xx | fixed mix p50 / p99 ms | service memory at the end MB | match index file MB | PostgreSQL PSS MB | database MB |',
+    '| live jobs | postings loaded | load rate of the part (postings/s) | varied mix p50 / p99 / max ms | varied non-2xx | fixed mix p50 / p99 ms | service memory at the end MB (RSS of each process; proportional set size) | match index file MB | PostgreSQL PSS MB | database MB |',
     '|---:|---:|---:|---|---:|---|---|---:|---:|---:|',
     ...rows,
     '',

@@ -417,7 +417,7 @@ async function main() {
         .join('; ') || 'none'
     }`,
     `feed drain: ${drains.map((d) => `${d.rows_per_s} rows/s (${d.client})`).join(', ')}; ${drains[0].rows} rows, ${drains[0].pages} pages of 1000`,
-    `peak RSS: service ${serviceRss.peak_tree_rss_mb} MB over ${serviceRss.processes} processes (${serviceRss.end_tree_rss_mb} MB at the end: ${serviceRss.end_process_rss_mb.join(' + ')}) (largest process ${serviceRss.peak_process_hwm_mb} MB); baseline ${baselineRss.peak_tree_rss_mb} MB (${ratio(serviceRss.peak_tree_rss_mb, baselineRss.peak_tree_rss_mb)})`,
+    `peak RSS: service ${serviceRss.peak_tree_rss_mb} MB over ${serviceRss.processes} processes (${serviceRss.end_tree_rss_mb} MB at the end: ${serviceRss.end_process_rss_mb.join(' + ')}; proportional set size ${serviceRss.end_tree_pss_mb} MB) (largest process ${serviceRss.peak_process_hwm_mb} MB); baseline ${baselineRss.peak_tree_rss_mb} MB (${ratio(serviceRss.peak_tree_rss_mb, baselineRss.peak_tree_rss_mb)})`,
     ...(postgresRss
       ? [
           `embedded PostgreSQL at the end: ${postgresRss.pss_mb ?? '?'} MB (proportional set size over ${postgresRss.processes ?? '?'} processes), shared_buffers ${postgresRss.shared_buffers} ${postgresRss.huge_pages === 'on' ? 'in huge pages, not in that figure' : 'in ordinary pages, in that figure as far as touched'}`,

@@ -221,9 +221,13 @@ export function rssSampler(pid: number) {
     stop() {
       sample();
       clearInterval(timer);
+      // The proportional set size at the end: the node binary's text and the shared libraries, which
+      // VmRSS counts once in every process (about 40 MB each), count once over the tree.
+      const pss = processTree(pid).reduce((sum, p) => sum + pssKb(p), 0);
       return {
         peak_tree_rss_mb: Math.round(peakTree / 1024),
         end_tree_rss_mb: Math.round(lastTree / 1024),
+        end_tree_pss_mb: Math.round(pss / 1024),
         // The root (the service's primary) first, then its children: where the end's memory is.
         end_process_rss_mb: lastEach.map((kb) => Math.round(kb / 1024)),
         peak_process_hwm_mb: Math.round(peakProcess / 1024),
