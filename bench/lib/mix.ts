@@ -328,7 +328,13 @@ export function buildVariedKinds(s: Sample, perKind = 1000, seed = 1): Kind[] {
   const words = s.titleWords.slice(0, 80);
   const descWords = s.descriptionWords.slice(0, 100);
   // A prefix a user types: the first 60 % of a word, at least 4 letters.
-  const prefix = (w: string) => `${w.slice(0, Math.max(4, Math.ceil(w.length * 0.6)))}:*`;
+  // A prefix that is itself a stop word ("with" of "within") is dropped by the text search, leaving no term
+  // (a 400): one letter more.
+  const prefix = (w: string) => {
+    let n = Math.max(4, Math.ceil(w.length * 0.6));
+    while (n < w.length && ENGLISH_STOP_WORDS.has(w.slice(0, n))) n++;
+    return `${w.slice(0, n)}:*`;
+  };
   const round = (x: number) => Math.max(5000, Math.round(x / 5000) * 5000);
   const lows = s.salaryMax.map(round);
   const highs = s.salaryMin.map(round);
