@@ -4,6 +4,8 @@
 import { expect } from 'vitest';
 import type { CanonicalLine, CompanyRecord, PostingRecord } from '../../src/model/record.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
+import { compileFilters, type JobFilters } from '../../src/search/filters.ts';
+import { sql } from '../../src/search/sql.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { createTestApp, type TestApp } from './app.ts';
 
@@ -621,4 +623,12 @@ export async function expect400(f: Fixture, url: string, param: string): Promise
   expect(res.body.param).toBe(param);
   expect(typeof res.body.hint).toBe('string');
   return res.body;
+}
+
+/** The count of `filters` by counting the rows of jobs, as a search without a kept total does. */
+export async function countRows(f: Fixture, filters: JobFilters): Promise<number> {
+  const { rows } = await f.db.write.query(
+    sql`SELECT count(*) AS n FROM jobs j WHERE ${compileFilters(filters)}`,
+  );
+  return Number(rows[0].n);
 }

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpired } from '../../src/db/jobs-write.ts';
 import { expireDue } from '../../src/ingest/expiry.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
-import { compileFilters, textCount, type JobFilters } from '../../src/search/filters.ts';
+import { textCount, type JobFilters } from '../../src/search/filters.ts';
 import { countJobs } from '../../src/search/jobs.ts';
 import { sql } from '../../src/search/sql.ts';
-import { createJobsFixture, type Fixture } from '../helpers/jobs-fixture.ts';
+import { countRows, createJobsFixture, type Fixture } from '../helpers/jobs-fixture.ts';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -27,13 +27,7 @@ async function written(id: string): Promise<string | undefined> {
   return rows[0]?.x;
 }
 
-/** The count of `filters` by counting the rows of jobs. */
-async function counted(filters: JobFilters): Promise<number> {
-  const { rows } = await f.db.write.query(
-    sql`SELECT count(*) AS n FROM jobs j WHERE ${compileFilters(filters)}`,
-  );
-  return Number(rows[0].n);
-}
+const counted = (filters: JobFilters) => countRows(f, filters);
 
 const rec = (id: string, countries: string[], over: Record<string, unknown> = {}) => ({
   kind: 'posting' as const,

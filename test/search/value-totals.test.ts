@@ -4,11 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpired } from '../../src/db/jobs-write.ts';
 import { expireDue } from '../../src/ingest/expiry.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
-import { compileFilters, type JobFilters } from '../../src/search/filters.ts';
+import type { JobFilters } from '../../src/search/filters.ts';
 import { countJobs } from '../../src/search/jobs.ts';
-import { sql } from '../../src/search/sql.ts';
 import { readValueTotal, valueTotalOf } from '../../src/search/value-totals.ts';
-import { createJobsFixture, type Fixture } from '../helpers/jobs-fixture.ts';
+import { countRows, createJobsFixture, type Fixture } from '../helpers/jobs-fixture.ts';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -64,13 +63,7 @@ async function kept(): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((r) => [`${r.dim}|${r.value}`, Number(r.n)]));
 }
 
-/** The count of `filters` by counting rows, as a search without a kept total does. */
-async function counted(filters: JobFilters): Promise<number> {
-  const { rows } = await f.db.write.query(
-    sql`SELECT count(*) AS n FROM jobs j WHERE ${compileFilters(filters)}`,
-  );
-  return Number(rows[0].n);
-}
+const counted = (filters: JobFilters) => countRows(f, filters);
 
 const rec = (id: string, countries: string[], over: Record<string, unknown> = {}) => ({
   kind: 'posting' as const,
