@@ -11,6 +11,7 @@
 //   --duration D    seconds per measurement (default 15), passed to bench/run.ts
 //   --kinds K,…     kinds to drive alone at every size, passed to bench/run.ts
 //   --resume        keep the dataset and the parts already loaded (state in the data directory)
+//   --report FILE   only print and write the report of a run's state file (its growth.json)
 import {
   createReadStream,
   createWriteStream,
@@ -82,6 +83,11 @@ async function part(from: number, to: number, file: string) {
 }
 
 async function main() {
+  const only = opt('report', '');
+  if (only) {
+    report((JSON.parse(readFileSync(only, 'utf8')) as { points: Point[] }).points);
+    return;
+  }
   const state: { points: Point[] } =
     resume && existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : { points: [] };
   if (!resume) rmSync(dataDir, { recursive: true, force: true });
@@ -225,7 +231,7 @@ function report(points: Point[]) {
   process.stdout.write(`${lines.join('\n')}\n\nwritten: bench/results/growth-${stamp}.{md,svg,json}\n`);
 }
 
-/** Two panels against live jobs: latency (varied mix p50, p99; fixed mix p50) and memory (service, PostgreSQL, database / 10). */
+/** Three panels against live jobs: latency (varied mix p50, p99; fixed mix p50), the service's memory (and its index), PostgreSQL's (and the database / 4). */
 function plot(points: Point[]): string {
   const W = 440;
   const H = 260;
@@ -253,17 +259,20 @@ function plot(points: Point[]): string {
     });
     return out.join('\n');
   };
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * W}" height="${H}" font-family="sans-serif" font-size="11">
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${3 * W}" height="${H}" font-family="sans-serif" font-size="11">
 <rect width="100%" height="100%" fill="white"/>
 ${panel(0, 'Latency, 16 connections', 'ms', [
   ['varied mix p99', '#c0392b', points.map((p) => p.varied.p99_ms)],
   ['varied mix p50', '#e67e22', points.map((p) => p.varied.p50_ms)],
   ['fixed mix p50', '#2980b9', points.map((p) => p.fixed.p50_ms)],
 ])}
-${panel(W, 'Memory at the end', 'MB', [
-  ['service (all processes)', '#8e44ad', points.map((p) => p.service_end_mb)],
-  ['PostgreSQL (PSS)', '#16a085', points.map((p) => p.postgres_pss_mb ?? 0)],
-  ['database on disk / 10', '#7f8c8d', points.map((p) => p.database_mb / 10)],
+${panel(W, 'The service at the end', 'MB', [
+  ['all processes (RSS)', '#8e44ad', points.map((p) => p.service_end_mb)],
+  ['match index (its saved file)', '#d35400', points.map((p) => p.match_index_file_mb ?? 0)],
+])}
+${panel(2 * W, 'PostgreSQL at the end', 'MB', [
+  ['memory (PSS: shared buffers as touched)', '#16a085', points.map((p) => p.postgres_pss_mb ?? 0)],
+  ['database on disk / 4', '#7f8c8d', points.map((p) => p.database_mb / 4)],
 ])}
 </svg>
 `;
