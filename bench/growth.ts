@@ -260,6 +260,7 @@ function plot(points: Point[]): string {
     return out.join('\n');
   };
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${3 * W}" height="${H}" font-family="sans-serif" font-size="11">
+<title>The growth curve: latency, the service's and PostgreSQL's memory against live jobs</title>
 <rect width="100%" height="100%" fill="white"/>
 ${panel(0, 'Latency, 16 connections', 'ms', [
   ['varied mix p99', '#c0392b', points.map((p) => p.varied.p99_ms)],
