@@ -80,7 +80,7 @@ export interface Dimension {
   /** A facet's label beside each value, a column of the company (company: its name). */
   label?: string;
   /** job_texts keeps it beside the description vector (the countries, its one such column): a
-   * description search filtered on nothing else is counted there (filters.ts, textCount). */
+   * description search filtered on nothing but such dimensions is counted there (filters.ts, textCount). */
   texts?: boolean;
 }
 

@@ -69,17 +69,18 @@ const TEXTS = DIMENSIONS.find((d) => d.texts)!;
 
 /**
  * The number of live jobs matching `f` counted in job_texts (the live jobs' description vectors and
- * countries, migration 27), when `f` is a description search filtered on nothing else: the count then
+ * countries, migration 27), when `f` is a description search filtered on nothing but countries: the count then
  * visits that narrow table's heap, not the heap row of every match in jobs. `job_texts_count` walks
  * its index (PostgreSQL, not knowing what reading a vector from TOAST costs, would rather read every
  * vector). Undefined for any other filters.
  */
 export function textCount(f: JobFilters): Sql | undefined {
-  if (f.description === undefined && f.description_advanced === undefined) return undefined;
+  // A text search is written when given and not empty, as compileFilters writes it.
+  if (!f.description && !f.description_advanced) return undefined;
   for (const [k, v] of Object.entries(f))
     if (v !== undefined && k !== 'description' && k !== 'description_advanced' && k !== TEXTS.filter)
       return undefined;
-  const query = (q: string | undefined) => (q === undefined ? sql`NULL` : sql`to_tsquery(${TS}, ${q})`);
+  const query = (q: string | undefined) => (q ? sql`to_tsquery(${TS}, ${q})` : sql`NULL`);
   const countries = f[TEXTS.filter!] as string[] | undefined;
   return sql`job_texts_count(${query(f.description)}, ${query(f.description_advanced)}, ${countries ?? null}::text[])`;
 }

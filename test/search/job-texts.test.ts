@@ -125,6 +125,8 @@ describe('job_texts', () => {
     expect(await counted({ description: "'audit'" })).toBeGreaterThan(0);
     // Any other filter, or none, is counted on jobs.
     expect(textCount({})).toBeUndefined();
+    // An empty text search is no condition (compileFilters writes none): counted on jobs, as all live jobs.
+    expect(textCount({ description: '' })).toBeUndefined();
     expect(textCount({ country: ['US'] })).toBeUndefined();
     expect(textCount({ description: "'audit'", remote: true })).toBeUndefined();
     expect(textCount({ description: "'audit'", title: "'analyst'" })).toBeUndefined();
