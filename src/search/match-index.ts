@@ -60,6 +60,9 @@ const REMOTE = 1;
 const HAS_SALARY = 2;
 /** A position packs with its lexeme's number: lexeme * POS_SPAN + position. */
 export const POS_SPAN = 1024;
+/** The top values kept of a facet (the largest `facet_limit`), and the filters whose facets are kept. */
+const KEPT_FACET_VALUES = 100;
+const KEPT_FACET_FILTERS = 500;
 
 /** What a request asks of the index, its text queries parsed (match-tsquery.ts). */
 export interface MatchRequest {
@@ -328,6 +331,7 @@ export class MatchIndex {
     this.deadSorted = undefined;
     this.everyTallies.clear();
     this.everyGroups = undefined;
+    this.facetsKept.clear();
   }
 
   /** Live rows. */
@@ -540,6 +544,7 @@ export class MatchIndex {
     this.goneSorted = undefined;
     this.everyTallies.clear();
     this.everyGroups = undefined;
+    this.facetsKept.clear();
     this.version = version;
     return true;
   }
@@ -701,48 +706,94 @@ export class MatchIndex {
   }
 
   /**
-   * Counts per value of each named dimension among `rows` (live matches, as `matches` gives them; undefined:
-   * every live row), the `limit` values with most matches first (ties by value), how many values have any,
-   * and how many rows have none; with `collapse`, of groups: those with a match of the value (or with
-   * none). `total`: the matches (their groups). Undefined when a dimension is not one the index keeps.
+   * Counts per value of each named dimension among the live matches (`rows` gives them, as `matches` does;
+   * undefined: every live row), the `limit` values with most matches first (ties by value), how many values
+   * have any, and how many rows have none; with `collapse`, of groups: those with a match of the value (or
+   * with none). `total`: the matches (their groups). Undefined when a dimension is not one the index keeps
+   * or the filters are not. `key`: the filters' identity; the counts of a key are kept (their top values)
+   * until the index changes, so a facet asked again of the same filters is not counted again.
    */
   facets(
-    rows: RowSet | undefined,
+    rows: (() => RowSet | undefined) | undefined,
     names: string[],
     limit: number,
     collapse = false,
+    key?: string,
   ): { total: number; counts: Record<string, FacetCounts> } | undefined {
     const counts: Record<string, FacetCounts> = {};
     // Every live row matching (no filter): the counts of this state of the index, made once.
-    const every = rows === undefined || rows.length === this.size;
-    let matched = rows;
+    const every = rows === undefined;
+    const kept =
+      key === undefined || every ? undefined : this.keptFacets(`${collapse ? 'groups' : 'rows'}|${key}`);
+    let matched: RowSet | undefined | null = null;
     const matches = () => {
-      matched ??= this.keep(undefined, {});
+      if (matched === null) matched = rows ? rows() : this.keep(undefined, {});
       return matched;
     };
     let grouped: GroupedRows | undefined;
     const groupedRows = () => {
-      grouped ??= this.byGroup(matches());
+      grouped ??= this.byGroup(matches()!);
       return grouped;
     };
     // The rows that do not match, once for every dimension, when they are the fewer.
     const size = this.p.ids.length;
     let others: RowSet | undefined | null = null;
     const othersOf = () => {
-      if (others === null) others = matches().length * 2 > size ? complement(matches(), size) : undefined;
+      if (others === null) others = matches()!.length * 2 > size ? complement(matches()!, size) : undefined;
       return others;
     };
     for (const name of names) {
+      const held = kept?.counts.get(name);
+      if (held && held.values.length >= Math.min(limit, held.distinct)) {
+        counts[name] = {
+          values: held.values.slice(0, limit),
+          distinct: held.distinct,
+          missing: held.missing,
+        };
+        continue;
+      }
+      if (!every && !matches()) return undefined;
       const make = () =>
-        collapse ? this.groupTally(groupedRows(), name) : this.facet(matches(), name, othersOf());
+        collapse ? this.groupTally(groupedRows(), name) : this.facet(matches()!, name, othersOf());
       const c = every ? this.everyTally(`${collapse ? 'groups' : 'rows'}:${name}`, make) : make();
       if (!c) return undefined;
-      counts[name] = { ...top(c.values, c.n, limit), missing: c.missing };
+      if (kept) {
+        // The top values of the largest limit asked: any smaller limit's are their first ones.
+        const most = { ...top(c.values, c.n, Math.max(limit, KEPT_FACET_VALUES)), missing: c.missing };
+        kept.counts.set(name, most);
+        counts[name] = { ...most, values: most.values.slice(0, limit) };
+      } else counts[name] = { ...top(c.values, c.n, limit), missing: c.missing };
     }
-    if (!every) return { total: collapse ? groupedRows().starts.length - 1 : matches().length, counts };
+    if (!every) {
+      if (kept?.total === undefined) {
+        if (!matches()) return undefined;
+        const total = collapse ? groupedRows().starts.length - 1 : matches()!.length;
+        if (kept) kept.total = total;
+        return { total, counts };
+      }
+      return { total: kept.total, counts };
+    }
     if (!collapse) return { total: this.size, counts };
     this.everyGroups ??= groupedRows().starts.length - 1;
     return { total: this.everyGroups, counts };
+  }
+
+  /**
+   * The facet counts kept per filters (their top values, most recently asked last), until the index
+   * changes: a sidebar's counts are asked again by every visitor of the same search.
+   */
+  private facetsKept = new Map<string, { total?: number; counts: Map<string, FacetCounts> }>();
+
+  private keptFacets(key: string): { total?: number; counts: Map<string, FacetCounts> } {
+    let kept = this.facetsKept.get(key);
+    if (kept) this.facetsKept.delete(key);
+    else {
+      kept = { counts: new Map() };
+      if (this.facetsKept.size >= KEPT_FACET_FILTERS)
+        this.facetsKept.delete(this.facetsKept.keys().next().value!);
+    }
+    this.facetsKept.set(key, kept);
+    return kept;
   }
 
   /** The counts of every live row (of rows or of groups), per dimension, and their groups: until a row leaves. */

@@ -346,10 +346,13 @@ export class MatchService implements MatchSource {
     }
     if (q.facets) {
       // No filter: every live row, whose counts the index keeps.
-      const every = !text.length && Object.values(q.filters).every((v) => v === undefined);
-      const rows = every ? undefined : index.matches(request);
-      if (!every && !rows) return undefined;
-      const a = index.facets(rows, q.facets.names, q.facets.limit, q.collapse);
+      const given = Object.entries(q.filters).filter(([, v]) => v !== undefined);
+      const rows = given.length ? () => index.matches(request) : undefined;
+      // Counts are kept per filters, but never of a window relative to the clock.
+      const key = q.filters.time_frame
+        ? undefined
+        : JSON.stringify(given.sort(([a], [b]) => (a < b ? -1 : 1)));
+      const a = index.facets(rows, q.facets.names, q.facets.limit, q.collapse, key);
       return a && { total: a.total, ids: [], facets: a.counts };
     }
     if (q.salary) {

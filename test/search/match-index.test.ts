@@ -334,43 +334,52 @@ describe('the match index', () => {
         fc.uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: 5 }),
         fc.constantFrom(1, 3, 100),
         fc.boolean(),
-        async (filters, facets, limit, collapse) => {
+        fc.uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom(1, 3, 100),
+        async (filters, facets, limit, collapse, again, limitAgain) => {
           const version = match.status.version!;
-          const a = await match.ask({
-            version,
-            filters,
-            collapse,
-            offset: 0,
-            limit: 0,
-            facets: { names: facets, limit },
-          });
-          if (!a) return;
-          answered++;
-          if (collapse) grouped++;
-          expect(a.total).toBe(await countJobs(plain(), filters, collapse));
-          const where = compileFilters(filters);
-          // Collapsed: the groups (company + title) with a match of the value, or with a match of none.
-          const n = raw(collapse ? 'count(DISTINCT j.collapse_key)::int' : 'count(*)::int');
-          for (const name of facets) {
-            const { rows } = await db.read.query<{ v: string; n: number }>(
-              sql`SELECT v.v, ${n} AS n FROM jobs j CROSS JOIN LATERAL (${raw(VALUES[name])}) AS v(v)
-                  WHERE ${where} GROUP BY v.v ORDER BY n DESC, v.v COLLATE "C"`,
-            );
-            const { rows: none } = await db.read.query<{ n: number }>(
-              sql`SELECT ${n} AS n FROM jobs j WHERE ${where} AND NOT EXISTS (${raw(VALUES[name])})`,
-            );
-            expect(a.facets![name], name).toEqual({
-              values: rows.slice(0, limit).map((r) => [r.v, r.n]),
-              distinct: rows.length,
-              missing: none[0].n,
+          // Asked twice, the second time of other dimensions and another limit: the counts kept of the
+          // filters by the first answer the dimensions both ask, at any limit.
+          for (const [names, top] of [
+            [facets, limit],
+            [again, limitAgain],
+          ] as const) {
+            const a = await match.ask({
+              version,
+              filters,
+              collapse,
+              offset: 0,
+              limit: 0,
+              facets: { names: [...names], limit: top },
             });
+            if (!a) return;
+            answered++;
+            if (collapse) grouped++;
+            expect(a.total).toBe(await countJobs(plain(), filters, collapse));
+            const where = compileFilters(filters);
+            // Collapsed: the groups (company + title) with a match of the value, or with a match of none.
+            const n = raw(collapse ? 'count(DISTINCT j.collapse_key)::int' : 'count(*)::int');
+            for (const name of names) {
+              const { rows } = await db.read.query<{ v: string; n: number }>(
+                sql`SELECT v.v, ${n} AS n FROM jobs j CROSS JOIN LATERAL (${raw(VALUES[name])}) AS v(v)
+                    WHERE ${where} GROUP BY v.v ORDER BY n DESC, v.v COLLATE "C"`,
+              );
+              const { rows: none } = await db.read.query<{ n: number }>(
+                sql`SELECT ${n} AS n FROM jobs j WHERE ${where} AND NOT EXISTS (${raw(VALUES[name])})`,
+              );
+              expect(a.facets![name], name).toEqual({
+                values: rows.slice(0, top).map((r) => [r.v, r.n]),
+                distinct: rows.length,
+                missing: none[0].n,
+              });
+            }
           }
         },
       ),
       { numRuns: 120 },
     );
-    expect(answered).toBeGreaterThan(60);
-    expect(grouped).toBeGreaterThan(20);
+    expect(answered).toBeGreaterThan(120);
+    expect(grouped).toBeGreaterThan(40);
   }, 240_000);
 
   it('computes the salary distribution PostgreSQL computes, figure for figure and bucket for bucket', async () => {
@@ -613,8 +622,20 @@ describe('the match index', () => {
       facets: { names: ['country', 'company', 'remote'], limit: 5 },
     };
     expect(await match.ask(everyGrouped)).toBeDefined();
-    // And those of rows, kept likewise.
+    // And those of rows, kept likewise; and those of filters, kept per filters.
     expect(await match.ask({ ...everyGrouped, collapse: false })).toBeDefined();
+    const names = ['country', 'skills', 'company', 'remote'];
+    const faceted = [
+      [{}, false],
+      [{}, true],
+      [{ remote: false }, false],
+      [{ remote: true }, false],
+      [{ country: values.countries.slice(0, 1) }, false],
+    ] as [JobFilters, boolean][];
+    for (const [filters, collapse] of faceted)
+      expect(
+        await match.ask({ ...everyGrouped, filters, collapse, facets: { names, limit: 5 } }),
+      ).toBeDefined();
     const { rowCount } = await db.write.query(
       `UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id IN (
          SELECT j.id FROM jobs j WHERE j.state = 0
@@ -644,14 +665,8 @@ describe('the match index', () => {
     }
     // Facets with rows dead: most rows are counted as every row's counts less the others' (the dead among
     // them), and come out as PostgreSQL groups them.
-    const names = ['country', 'skills', 'company', 'remote'];
     const dims = FACET_DIMENSIONS.filter((d) => names.includes(d.name));
-    for (const [filters, collapse] of [
-      [{}, false],
-      [{}, true],
-      [{ remote: false }, false],
-      [{ country: values.countries.slice(0, 1) }, false],
-    ] as [JobFilters, boolean][]) {
+    for (const [filters, collapse] of faceted) {
       const a = await match.ask({
         version: match.status.version!,
         filters,
