@@ -60,8 +60,11 @@ const REMOTE = 1;
 const HAS_SALARY = 2;
 /** A position packs with its lexeme's number: lexeme * POS_SPAN + position. */
 export const POS_SPAN = 1024;
-/** The top values kept of a facet (the largest `facet_limit`), and the filters whose facets are kept. */
-const KEPT_FACET_VALUES = 100;
+/**
+ * The top values kept of a facet (at least: those of the largest limit asked), and the filters whose
+ * facets are kept (at most ~5 MB with five facets each).
+ */
+const KEPT_FACET_VALUES = 20;
 const KEPT_FACET_FILTERS = 500;
 
 /** What a request asks of the index, its text queries parsed (match-tsquery.ts). */
@@ -758,7 +761,7 @@ export class MatchIndex {
       const c = every ? this.everyTally(`${collapse ? 'groups' : 'rows'}:${name}`, make) : make();
       if (!c) return undefined;
       if (kept) {
-        // The top values of the largest limit asked: any smaller limit's are their first ones.
+        // Any smaller limit's top values are the first of these; a larger limit counts again.
         const most = { ...top(c.values, c.n, Math.max(limit, KEPT_FACET_VALUES)), missing: c.missing };
         kept.counts.set(name, most);
         counts[name] = { ...most, values: most.values.slice(0, limit) };
