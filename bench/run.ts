@@ -284,6 +284,9 @@ async function main() {
     });
     say(
       `  ${name.padEnd(16)} p50 ${s.p50_ms} p99 ${s.p99_ms} ms, ${s.rps} req/s, ${s.errors} errors, ${s.non2xx} non-2xx` +
+        (s.first_pass
+          ? ` (first ${s.first_pass.requests}, each request's first time: p50 ${s.first_pass.p50_ms} p99 ${s.first_pass.p99_ms} ms)`
+          : '') +
         ` | baseline p50 ${b.p50_ms} ms, ${b.rps} req/s   (load ${load().join(' ')})`,
     );
   };
