@@ -132,6 +132,41 @@ describe('job_texts', () => {
     expect(textCount({ description: "'audit'", title: "'analyst'" })).toBeUndefined();
   });
 
+  it('plans its statements for the rows each statement wrote, not once per session', async () => {
+    // PL/pgSQL keeps a statement's first plan for the session: planned for a one-row write, the copy of
+    // a 20,000-row one read the live jobs' index whole for each row (30 s instead of 0.5). The plans
+    // PostgreSQL runs are read back through auto_explain, which ships with PostgreSQL.
+    const client = await f.db.write.connect();
+    const plans: string[] = [];
+    client.on('notice', (n) => {
+      if (n.message?.includes('INSERT INTO job_texts')) plans.push(n.message);
+    });
+    const insert = (n: number) =>
+      client.query(
+        `INSERT INTO jobs (id, state, source, source_type, org_name, org_key, title_raw, collapse_key, dedupe_key,
+                           posted_at, created_at, updated_at, title_tsv, text_tsv, tracked, content_hash, doc,
+                           company_fallback)
+         SELECT 'lever:plan-${n}-' || i, 0, 'lever', 'ats', 'o', 'o', 't', 'c' || i, 'k' || i, now(), now(), now(),
+                '', 'ledger', '{}', '', '{}', '{}'
+           FROM generate_series(1, ${n}) AS i`,
+      );
+    try {
+      await client.query("LOAD 'auto_explain'");
+      await client.query('SET auto_explain.log_min_duration = 0');
+      await client.query('SET auto_explain.log_nested_statements = on');
+      await client.query('SET auto_explain.log_level = notice');
+      await client.query('BEGIN');
+      await insert(1);
+      await insert(3000);
+      await client.query('ROLLBACK');
+    } finally {
+      client.release(true);
+    }
+    expect(plans).toHaveLength(2);
+    expect(plans[0]).toMatch(/Named Tuplestore Scan {2}\(cost=[^)]*rows=1 width/);
+    expect(plans[1]).toMatch(/Named Tuplestore Scan {2}\(cost=[^)]*rows=3000 width/);
+  });
+
   it('is emptied with jobs', async () => {
     await f.db.write.query('TRUNCATE jobs CASCADE');
     expect((await f.db.write.query(TEXTS)).rows).toEqual([]);
