@@ -96,9 +96,11 @@ export async function readFeedPage(
     const ahead = pages.get(key);
     if (ahead) {
       cameBack = true;
-      pages.delete(key);
+      // Left in place while it is awaited, so that the chain reading ahead does not read it again; gone
+      // in the same turn as the page is kept below.
       if (ahead.version === version) page = await ahead.page;
       else ahead.dropped = true;
+      if (pages.get(key) === ahead) pages.delete(key);
       if (page && !fits(req, page)) page = undefined;
       if (page) readAheadStats.served++;
       else readAheadStats.discarded++;
