@@ -265,6 +265,12 @@ export interface FacetCounts {
   missing: number;
 }
 
+/** The facet counts kept of one request's filters: each dimension's top values, and the total once known. */
+interface KeptFacets {
+  total?: number;
+  counts: Map<string, FacetCounts>;
+}
+
 /** A dimension's values (by position), each one's count, and the rows with none. */
 interface FacetTally {
   values: readonly string[];
@@ -726,8 +732,11 @@ export class MatchIndex {
     const counts: Record<string, FacetCounts> = {};
     // Every live row matching (no filter): the counts of this state of the index, made once.
     const every = rows === undefined;
+    const keptKey = key === undefined || every ? undefined : `${collapse ? 'groups' : 'rows'}|${key}`;
     const kept =
-      key === undefined || every ? undefined : this.keptFacets(`${collapse ? 'groups' : 'rows'}|${key}`);
+      keptKey === undefined
+        ? undefined
+        : (this.facetsKept.get(keptKey) ?? ({ counts: new Map() } as KeptFacets));
     let matched: RowSet | undefined | null = null;
     const matches = () => {
       if (matched === null) matched = rows ? rows() : this.keep(undefined, {});
@@ -768,13 +777,17 @@ export class MatchIndex {
       } else counts[name] = { ...top(c.values, c.n, limit), missing: c.missing };
     }
     if (!every) {
-      if (kept?.total === undefined) {
-        if (!matches()) return undefined;
-        const total = collapse ? groupedRows().starts.length - 1 : matches()!.length;
-        if (kept) kept.total = total;
-        return { total, counts };
+      if (kept?.total === undefined && !matches()) return undefined;
+      const total = kept?.total ?? (collapse ? groupedRows().starts.length - 1 : matches()!.length);
+      // Kept once answered (most recently asked last, the oldest going first).
+      if (kept && keptKey !== undefined) {
+        kept.total = total;
+        this.facetsKept.delete(keptKey);
+        if (this.facetsKept.size >= KEPT_FACET_FILTERS)
+          this.facetsKept.delete(this.facetsKept.keys().next().value!);
+        this.facetsKept.set(keptKey, kept);
       }
-      return { total: kept.total, counts };
+      return { total, counts };
     }
     if (!collapse) return { total: this.size, counts };
     this.everyGroups ??= groupedRows().starts.length - 1;
@@ -785,19 +798,7 @@ export class MatchIndex {
    * The facet counts kept per filters (their top values, most recently asked last), until the index
    * changes: a sidebar's counts are asked again by every visitor of the same search.
    */
-  private facetsKept = new Map<string, { total?: number; counts: Map<string, FacetCounts> }>();
-
-  private keptFacets(key: string): { total?: number; counts: Map<string, FacetCounts> } {
-    let kept = this.facetsKept.get(key);
-    if (kept) this.facetsKept.delete(key);
-    else {
-      kept = { counts: new Map() };
-      if (this.facetsKept.size >= KEPT_FACET_FILTERS)
-        this.facetsKept.delete(this.facetsKept.keys().next().value!);
-    }
-    this.facetsKept.set(key, kept);
-    return kept;
-  }
+  private facetsKept = new Map<string, KeptFacets>();
 
   /** The counts of every live row (of rows or of groups), per dimension, and their groups: until a row leaves. */
   private everyTallies = new Map<string, FacetTally>();
