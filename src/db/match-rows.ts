@@ -18,6 +18,8 @@ export interface MatchRow {
   salary_annual_max: number | null;
   /** title_tsv in its text form. */
   title_tsv: string;
+  /** text_tsv (title plus description) stripped of positions, in its text form: the row's lexemes. */
+  words?: string;
   /** The values of each dimension the index keeps (`held`), by its name: a list, or one value or null. */
   values: Record<string, string[] | string | null>;
 }
@@ -90,7 +92,7 @@ function rowColumns(own: HeldColumn[]): string {
              (extract(epoch FROM j.created_at) * 1000000)::bigint::text AS created_us,
              (extract(epoch FROM j.expired_at) * 1000000)::bigint::text AS expired_us, j.collapse_key,
              j.remote, j.has_salary, j.salary_annual_min, j.salary_annual_max, j.company_slug, j.posted_at,
-             j.title_tsv::text AS title_tsv${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.name}`)}`).join('')}`;
+             j.title_tsv::text AS title_tsv, strip(j.text_tsv)::text AS words${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.name}`)}`).join('')}`;
 }
 
 function matchRow(
@@ -114,8 +116,43 @@ function matchRow(
     salary_annual_min: r.salary_annual_min as number | null,
     salary_annual_max: r.salary_annual_max as number | null,
     title_tsv: r.title_tsv as string,
+    words: r.words as string,
     values,
   };
+}
+
+/** The share of the live jobs a description lexeme is in, at least, for the index to hold it. */
+export const HELD_WORD_SHARE = 1 / 64;
+/** The description lexemes held at most (a bitmap each: 16 MB per 128 at a million rows). */
+export const HELD_WORDS_MAX = 256;
+/** The live jobs whose lexemes are counted to find the common ones (a sample of a larger table). */
+const WORD_SAMPLE = 20_000;
+
+/**
+ * The description lexemes the match index holds as bitmaps (match-words.ts): those in at least
+ * HELD_WORD_SHARE of the live jobs, most common first, at most HELD_WORDS_MAX, counted in a fixed
+ * sample of job_texts (the live jobs' vectors). Which lexemes are held decides only which searches
+ * the index answers, never an answer: a sample is enough.
+ */
+export async function commonWords(pool: pg.Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'job_texts'::regclass`,
+  );
+  const estimate = rows[0].n;
+  // Below the sample's size, or never analysed (-1): every row, counted.
+  const sampled = estimate > 2 * WORD_SAMPLE;
+  const from = sampled
+    ? `job_texts TABLESAMPLE BERNOULLI (${((100 * WORD_SAMPLE) / estimate).toFixed(6)}) REPEATABLE (1)`
+    : 'job_texts';
+  const docs = sampled
+    ? WORD_SAMPLE
+    : Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM job_texts')).rows[0].n);
+  const found = await pool.query<{ word: string }>(
+    `SELECT word FROM ts_stat($$SELECT text_tsv FROM ${from}$$)
+      WHERE ndoc >= $1 ORDER BY ndoc DESC, word LIMIT $2`,
+    [Math.max(1, Math.ceil(docs * HELD_WORD_SHARE)), HELD_WORDS_MAX],
+  );
+  return found.rows.map((r) => r.word);
 }
 
 /** What the loads since a version wrote, as the match index reads it (readWrittenSince). */

@@ -19,7 +19,7 @@ import { TotalsCache } from '../search/totals.ts';
 import { ipcMatchSource } from '../search/match-client.ts';
 import { Authenticator, extractKey } from './auth.ts';
 import { guardConnections } from './connections.ts';
-import { ExpensiveGate, isExpensive } from './expensive.ts';
+import { descriptionHeld, ExpensiveGate, isExpensive } from './expensive.ts';
 import { type Limiter, rateLimitHeaders } from '../limiter/limits.ts';
 import { registerDocs } from './docs.ts';
 import { registerExplore } from './explore.ts';
@@ -250,7 +250,8 @@ function routeHandler(
           totals: routeCtx.totals,
           version: routeCtx.db.readIsPrimary ? routeCtx.dataVersion : undefined,
         };
-        if (isExpensive(route.path, params, cost)) release = await gate.enter(accountId);
+        const wordsHeld = await descriptionHeld(params, cost);
+        if (isExpensive(route.path, params, { ...cost, wordsHeld })) release = await gate.enter(accountId);
       });
       return { ...out, headers };
     } catch (err) {

@@ -30,8 +30,13 @@ const DEEP_OFFSET = 1000;
 
 const KINDS = `collapse, offset ≥ ${DEEP_OFFSET}, description search, prefix terms, feed pages over ${LARGE_FEED_PAGE} with descriptions`;
 
-/** What the cost of a search depends on besides its parameters: the index and what is kept. */
-export type CostContext = Pick<SearchContext, 'match' | 'pages' | 'totals' | 'version'>;
+/**
+ * What the cost of a search depends on besides its parameters: the index and what is kept, and whether
+ * the index holds the request's description searches (descriptionHeld; it holds the common words only).
+ */
+export type CostContext = Pick<SearchContext, 'match' | 'pages' | 'totals' | 'version'> & {
+  wordsHeld?: boolean;
+};
 
 // The data version the match index is at, as the process that holds it last announced it to this worker
 // (the message search/match-client.ts reads too). A process that holds the index reads its status.
@@ -40,11 +45,38 @@ process.on('message', (m: { type?: string; version?: number }) => {
   if (m?.type === 'match-version') announced = m.version;
 });
 
+/** The version the index is at, as this process knows it. */
+function indexVersion(match: MatchSource): number | undefined {
+  const own = (match as { status?: MatchStatus }).status;
+  return own ? own.version : announced;
+}
+
 /** Whether the index answers at `version` now: built, and at that version (or at all, on a replica). */
 function indexReady(match: MatchSource, version: number | undefined): boolean {
-  const own = (match as { status?: MatchStatus }).status;
-  const at = own ? own.version : announced;
+  const at = indexVersion(match);
   return at !== undefined && (version === undefined || at === version);
+}
+
+/** The index for a request: ready at its version, and holding its description searches if it has any. */
+function indexFor(params: Record<string, unknown>, ctx: CostContext): MatchSource | undefined {
+  const words = params.description !== undefined || params.description_advanced !== undefined;
+  if (words && !ctx.wordsHeld) return undefined;
+  return ctx.match && indexReady(ctx.match, ctx.version) ? ctx.match : undefined;
+}
+
+/**
+ * Whether the match index holds the description searches of these parameters, every lexeme of them
+ * among the words it keeps (the index is asked, over IPC in a worker); false without such a search.
+ */
+export async function descriptionHeld(params: Record<string, unknown>, ctx: CostContext): Promise<boolean> {
+  const description = params.description as string | undefined;
+  const advanced = params.description_advanced as string | undefined;
+  if ((description === undefined && advanced === undefined) || !ctx.match) return false;
+  const version = ctx.version ?? indexVersion(ctx.match);
+  if (version === undefined) return false;
+  const filters = { description, description_advanced: advanced };
+  const probe = { version, filters, collapse: false, offset: 0, limit: 0, probe: true };
+  return (await ctx.match.ask(probe)) !== undefined;
 }
 
 /**
@@ -60,7 +92,7 @@ export function isExpensive(path: string, params: Record<string, unknown>, ctx: 
   // request's version) read no row; others read every match, whatever the filters.
   if (path === '/v1/jobs/facets' || path === '/v1/jobs/salary' || path === '/v1/jobs/trends') {
     const { collapse, facets, facet_limit, salary_buckets, interval, since, until, ...filters } = params;
-    const match = ctx.match && indexReady(ctx.match, ctx.version) ? ctx.match : undefined;
+    const match = indexFor(params, ctx);
     const kept = (facets as string[] | undefined)?.every((name) => INDEXED_FACETS.has(name)) ?? true;
     return (
       !kept || !answeredWithoutScan({ match }, { filters: filters as JobFilters, collapse: false, offset: 0 })
@@ -77,7 +109,7 @@ export function isExpensive(path: string, params: Record<string, unknown>, ctx: 
   if (!heavyKind) return false;
   // The filters are every parameter but paging and output (as the routes take them).
   const { collapse, description_format, limit, offset, cursor, ...filters } = params;
-  const match = ctx.match && indexReady(ctx.match, ctx.version) ? ctx.match : undefined;
+  const match = indexFor(params, ctx);
   return !answeredWithoutScan(
     { ...ctx, match },
     {

@@ -32,12 +32,15 @@ import {
 } from './match-sets.ts';
 import type { LeftRow, MatchIdentity, MatchRow, PurgedRow } from '../db/match-rows.ts';
 import { parseTsVector, type TsNode } from './match-tsquery.ts';
+import { BitsBuilder, readLexemes, sortedStrings, type Words, wordRows, wordsHeld } from './match-words.ts';
 
 /** The filters the index holds (its text queries too); a request with any other is answered by PostgreSQL. */
 const HELD = new Set<keyof JobFilters>([
   ...DIMENSIONS.filter(filteredByIndex).map((d) => d.filter!),
   'title',
   'title_advanced',
+  'description',
+  'description_advanced',
 ]);
 
 /** The filters on values the index keeps: the sets it intersects, the codes it tests row by row. */
@@ -72,6 +75,8 @@ export interface MatchRequest {
   filters: JobFilters;
   /** The trees of `title` and `title_advanced`, both to match. */
   text: TsNode[];
+  /** The trees of `description` and `description_advanced`, both to match (match-words.ts). */
+  words?: TsNode[];
 }
 
 /**
@@ -115,6 +120,18 @@ export class MatchIndexBuilder {
   private phrases = true;
   /** False when a title vector could not be read: text queries are then left to PostgreSQL. */
   private text = true;
+  /** The description lexemes held as bitmaps (by their number), and every other one seen. */
+  private heldWords: Map<string, number>;
+  private wordBits: BitsBuilder[];
+  private vocab = new Set<string>();
+  /** False when a row came without its description lexemes: description searches are then PostgreSQL's. */
+  private words = true;
+
+  /** `heldWords`: the description lexemes to hold as bitmaps (match-rows.ts, commonWords). */
+  constructor(heldWords: readonly string[] = []) {
+    this.heldWords = new Map(heldWords.map((w, i) => [w, i]));
+    this.wordBits = heldWords.map(() => new BitsBuilder());
+  }
 
   add(r: MatchRow): void {
     const row = this.n++;
@@ -158,6 +175,16 @@ export class MatchIndexBuilder {
       }
     }
     this.positionsAt.push(this.positions.length);
+    if (this.words) {
+      const read =
+        r.words !== undefined &&
+        readLexemes(r.words, (lexeme) => {
+          const k = this.heldWords.get(lexeme);
+          if (k === undefined) this.vocab.add(lexeme);
+          else this.wordBits[k].set(row);
+        });
+      if (!read) this.words = false;
+    }
   }
 
   done(version: number): MatchIndex {
@@ -186,11 +213,17 @@ export class MatchIndexBuilder {
       lexemes: this.text ? lexemes : undefined,
       positions: phrases ? this.positions.done() : undefined,
       positionsAt: phrases ? this.positionsAt.done() : undefined,
+      words: this.words ? this.doneWords() : undefined,
     });
     const dead = new Uint8Array(this.n);
     for (const r of this.gone) dead[r] = 1;
     index.markDead(dead);
     return index;
+  }
+
+  private doneWords(): Words {
+    const held = new Map([...this.heldWords].map(([w, k]) => [w, this.wordBits[k].done(this.n)]));
+    return { held, vocab: sortedStrings([...this.vocab, ...held.keys()]) };
   }
 }
 
@@ -250,6 +283,8 @@ export interface Parts {
   lexemes?: Map<string, { n: number; rows: RowSet }>;
   positions?: Uint32Array;
   positionsAt?: Uint32Array;
+  /** The description lexemes (match-words.ts); undefined when some row's could not be read. */
+  words?: Words;
 }
 
 export interface CodeColumn {
@@ -343,6 +378,17 @@ export class MatchIndex {
     this.facetsKept.clear();
   }
 
+  /** The description lexemes held as bitmaps (a carry's new rows hold the same). */
+  get heldWords(): string[] {
+    return [...(this.p.words?.held.keys() ?? [])];
+  }
+
+  /** Whether the index holds every description tree (each lexeme held, or in no row; no phrase). */
+  holdsWords(nodes: TsNode[]): boolean {
+    const words = this.p.words;
+    return nodes.every((n) => words !== undefined && wordsHeld(n, words));
+  }
+
   /** Live rows. */
   get size(): number {
     return this.p.ids.length - this.deadCount;
@@ -433,6 +479,11 @@ export class MatchIndex {
       const m = this.text(node);
       if (!m) return undefined;
       (m.not ? without : sets).push(m.rows);
+    }
+    if (req.words?.length) {
+      const m = this.p.words && wordRows(req.words, this.p.words, this.p.ids.length);
+      if (!m) return undefined;
+      sets.push(m);
     }
     let rows = sets.length ? intersectAll(sets) : undefined;
     if (without.length) rows ??= this.everyRow();
@@ -1195,9 +1246,10 @@ function codeRows(codes: Codes, max: number): CodeRows {
 
 /**
  * Format of a saved index; a file of another format is not read (2: the dimensions of dimensions.ts; 3: each
- * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at).
+ * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at; 5: the
+ * description lexemes).
  */
-const FORMAT = 4;
+const FORMAT = 5;
 
 /** Where a saved dimension's sets lie: its values, the end of each one's rows, and the rows. */
 interface SavedSets {
@@ -1268,6 +1320,12 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
     lexemes: p.lexemes && sets(new Map([...p.lexemes].map(([k, v]) => [k, v.rows]))),
     positions: p.positions && col(p.positions),
     positionsAt: p.positionsAt && col(p.positionsAt),
+    // The bitmaps one after the other, each as long.
+    words: p.words && {
+      held: [...p.words.held.keys()],
+      bits: col(new Uint32Array(0), ...p.words.held.values()),
+      vocab: { bytes: col(p.words.vocab.bytes), ends: col(p.words.vocab.ends) },
+    },
     columns: [] as [string, number, number][],
   };
   let offset = 0;
@@ -1332,6 +1390,11 @@ export function readIndex(bytes: Buffer): MatchIndex {
     return new Map(s.keys.map((k, i) => [k, rows.subarray(i ? ends[i - 1] : 0, ends[i])]));
   };
   const lexemes = header.lexemes && sets(header.lexemes);
+  const words = header.words as
+    | { held: string[]; bits: number; vocab: { bytes: number; ends: number } }
+    | undefined;
+  const bits = words && (cols[words.bits] as Uint32Array);
+  const each = words?.held.length ? bits!.length / words.held.length : 0;
   const index = new MatchIndex({
     version: header.version,
     ids: new Strings(cols[header.ids.bytes] as Uint8Array, cols[header.ids.ends] as Uint32Array),
@@ -1355,6 +1418,10 @@ export function readIndex(bytes: Buffer): MatchIndex {
     lexemes: lexemes && new Map([...lexemes].map(([k, rows], n) => [k, { n, rows }])),
     positions: header.positions === undefined ? undefined : (cols[header.positions] as Uint32Array),
     positionsAt: header.positionsAt === undefined ? undefined : (cols[header.positionsAt] as Uint32Array),
+    words: words && {
+      held: new Map(words.held.map((w, i) => [w, bits!.subarray(i * each, (i + 1) * each)])),
+      vocab: new Strings(cols[words.vocab.bytes] as Uint8Array, cols[words.vocab.ends] as Uint32Array),
+    },
   });
   index.markDead(cols[header.dead] as Uint8Array);
   return index;

@@ -5,7 +5,14 @@
 import type pg from 'pg';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { matchIdentity, orderIds, readLeftSince, readMatchRows, readWrittenSince } from '../db/match-rows.ts';
+import {
+  commonWords,
+  matchIdentity,
+  orderIds,
+  readLeftSince,
+  readMatchRows,
+  readWrittenSince,
+} from '../db/match-rows.ts';
 import { dataVersion } from '../db/stats.ts';
 import { HELD_CODES, HELD_SETS, type JobFilters } from './dimensions.ts';
 import {
@@ -42,6 +49,11 @@ export interface MatchQuery {
   salary?: { edges?: number[] };
   /** The trend of the matches (live and gone) over a window (microseconds) instead of a page. */
   trend?: { since: number; step: number; until: number };
+  /**
+   * Whether the index would answer the text searches of the filters (an empty answer when it would,
+   * none when not), without answering: the expensive-work gate asks it of description searches.
+   */
+  probe?: boolean;
 }
 
 export interface MatchAnswer {
@@ -82,9 +94,9 @@ const HELD = [...HELD_SETS, ...HELD_CODES].map((d) => ({
   company: d.company,
 }));
 
-/** Builds the index from the live jobs `pool` reads, in this thread. */
-export async function buildIndex(pool: pg.Pool): Promise<MatchIndex> {
-  const b = new MatchIndexBuilder();
+/** Builds the index from the live jobs `pool` reads, in this thread (`words`: the description lexemes held). */
+export async function buildIndex(pool: pg.Pool, words?: string[]): Promise<MatchIndex> {
+  const b = new MatchIndexBuilder(words ?? (await commonWords(pool)));
   const version = await readMatchRows(pool, HELD, (rows) => {
     for (const r of rows) b.add(r);
   });
@@ -279,7 +291,7 @@ export class MatchService implements MatchSource {
     // More than a quarter of the rows written: a build reads fewer rows than the merge's reads and work.
     const written = await readWrittenSince(this.pool, index.version, HELD, Math.max(1000, index.size / 4));
     if (!written || written.version <= index.version || index !== this.index) return false;
-    const b = new MatchIndexBuilder();
+    const b = new MatchIndexBuilder(index.heldWords);
     for (const r of written.rows) b.add(r);
     const added = b.done(written.version);
     const keys = written.rows.map((r) => r.collapse_key);
@@ -328,16 +340,14 @@ export class MatchService implements MatchSource {
   async ask(q: MatchQuery): Promise<MatchAnswer | undefined> {
     const index = this.index;
     if (!index || index.version !== q.version || !holds(q.filters)) return undefined;
-    const text: TsNode[] = [];
-    for (const t of [q.filters.title, q.filters.title_advanced]) {
-      if (t === undefined) continue;
-      const node = await this.textQuery(t);
-      if (!node) return undefined;
-      text.push(node);
-    }
+    const text = await this.textQueries([q.filters.title, q.filters.title_advanced]);
+    const words = text && (await this.textQueries([q.filters.description, q.filters.description_advanced]));
+    if (!words) return undefined;
     // The index may have been carried to a newer version while the text was read: matched only at q's.
     if (index !== this.index || index.version !== q.version) return undefined;
-    const request = { filters: q.filters, text };
+    if (words.length && !index.holdsWords(words)) return undefined;
+    if (q.probe) return { total: 0, ids: [] };
+    const request = { filters: q.filters, text, words };
     // Analytics of the matches instead of a page.
     if (q.trend) {
       const { since, step, until } = q.trend;
@@ -379,6 +389,18 @@ export class MatchService implements MatchSource {
     }
     const s = index.select(request, q.offset, q.limit, after);
     return s && { total: s.total, ids: index.ids(s.rows) };
+  }
+
+  /** The trees of the text queries given; undefined when one is not held. */
+  private async textQueries(texts: (string | undefined)[]): Promise<TsNode[] | undefined> {
+    const out: TsNode[] = [];
+    for (const t of texts) {
+      if (t === undefined) continue;
+      const node = await this.textQuery(t);
+      if (!node) return undefined;
+      out.push(node);
+    }
+    return out;
   }
 
   /** A text query as PostgreSQL normalises it (stemmed, stop words gone), parsed; null if not held. */

@@ -4,15 +4,19 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, ensureAccount } from '../../src/db/keys.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
-import { ExpensiveGate, isExpensive } from '../../src/http/expensive.ts';
+import { descriptionHeld, ExpensiveGate, isExpensive } from '../../src/http/expensive.ts';
 import { ApiError } from '../../src/errors.ts';
-import { MatchService } from '../../src/search/match.ts';
+import { buildIndex, MatchService } from '../../src/search/match.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let other: string;
 let locker: pg.Client;
 let match: MatchService;
+/** An index holding the two most common description words only (a small dataset's every word is common). */
+let few: MatchService;
+/** The description lexemes of the data, most common first. */
+let words: string[];
 beforeAll(async () => {
   t = await createTestApp({
     // Held requests must outlast the test's own waiting on a loaded machine: no deadline is reached here.
@@ -30,6 +34,19 @@ beforeAll(async () => {
   await locker.connect();
   match = new MatchService(t.db.read);
   await match.refresh();
+  const { rows } = await t.db.read.query<{ word: string }>(
+    `SELECT word FROM ts_stat('SELECT text_tsv FROM job_texts') ORDER BY ndoc DESC, word LIMIT 4`,
+  );
+  words = rows.map((r) => r.word);
+  few = new MatchService(
+    t.db.read,
+    () => {},
+    undefined,
+    async () => ({
+      index: await buildIndex(t.db.read, words.slice(0, 2)),
+    }),
+  );
+  await few.refresh();
 });
 afterAll(async () => {
   await locker.end();
@@ -116,6 +133,29 @@ describe('what is expensive, by cost (with the match index)', () => {
     ['/v1/jobs/trends', { description: "'java'" }, true],
   ] as const)('%s %j → %s', (path, params, expected) => {
     expect(isExpensive(path, params, { match })).toBe(expected);
+  });
+});
+
+describe('description searches (with the match index)', () => {
+  it('are not expensive when the index holds every word of them, and are when it does not', async () => {
+    const held = words;
+    const match = few;
+    const cases = [
+      [{ description: `'${held[0]}'` }, true],
+      [{ description_advanced: `'${held[0]}' & !'${held[1]}'`, country: ['US'] }, true],
+      [{ description: `'${held[0]}' & '${held[2]}'` }, false],
+      // No positions are kept of descriptions: a phrase is PostgreSQL's.
+      [{ description: `'${held[0]}' <-> '${held[1]}'` }, false],
+      [{ country: ['US'] }, false],
+    ] as const;
+    for (const [params, expected] of cases) {
+      const wordsHeld = await descriptionHeld(params, { match });
+      expect(wordsHeld, JSON.stringify(params)).toBe(expected);
+      if (!('description' in params) && !('description_advanced' in params)) continue;
+      expect(isExpensive('/v1/jobs', params, { match, wordsHeld })).toBe(!expected);
+      const facets = { ...params, facets: ['country'] };
+      expect(isExpensive('/v1/jobs/facets', facets, { match, wordsHeld })).toBe(!expected);
+    }
   });
 });
 
@@ -226,7 +266,7 @@ describe('the gate in the service', () => {
     expect(t.app.expensive.stats).toEqual({ running: 0, waiting: 0 });
   });
 
-  it('with the match index, collapse and prefix terms take no slot; descriptions do', async () => {
+  it('with the match index, collapse, prefix terms and its description words take no slot; other descriptions do', async () => {
     const app: App = await buildApp({
       ctx: {
         db: t.db.forService(),
@@ -234,7 +274,7 @@ describe('the gate in the service', () => {
         cursorSecret: 'test-secret',
         version: '1.0.0',
         fullTextSearch: true,
-        match,
+        match: few,
       },
       logger: false,
     });
@@ -243,9 +283,15 @@ describe('the gate in the service', () => {
     const unlock = await lockJobs();
     let held: Promise<{ statusCode: number }> | undefined;
     try {
-      held = get('/v1/jobs/count?description=rust');
+      // Words the index does not hold: PostgreSQL's, in a slot.
+      held = get(`/v1/jobs/count?description=${words[2]}`);
       await until('one held', async () => app.expensive.stats.running === 1 && (await blockedOnLock()) === 1);
-      expect((await get('/v1/jobs/count?description=golang')).statusCode).toBe(429);
+      expect((await get(`/v1/jobs/count?description=${words[3]}`)).statusCode).toBe(429);
+      // Words it holds, and words of no description: counted in the index.
+      for (const description of [words[0], `${words[0]} -${words[1]}`, 'zzqxv'])
+        expect((await get(`/v1/jobs/count?description=${encodeURIComponent(description)}`)).statusCode).toBe(
+          200,
+        );
       // Counts from the index read no row of the locked table.
       const groups = await get('/v1/jobs/count?collapse=true&country=US');
       expect(groups.statusCode).toBe(200);

@@ -49,6 +49,8 @@ const values = {
   postedText: [] as string[],
   /** Runs of two to four words of real titles, as they stand (stop words too). */
   runs: [] as string[][],
+  /** Description lexemes: the most common (the index holds them), rarer ones (it does not), none. */
+  descWords: [] as string[],
   /** Values of the other dimensions the index holds (dimensions.ts), by filter. */
   dims: {} as Record<string, string[]>,
 };
@@ -130,6 +132,10 @@ beforeAll(async () => {
     values.dims[filter] = await q(
       `SELECT DISTINCT ${column} AS v FROM jobs WHERE state = 0 AND ${column} IS NOT NULL ORDER BY 1 LIMIT 12`,
     );
+  const lexemes = await q(
+    `SELECT word AS v FROM ts_stat('SELECT text_tsv FROM job_texts') WHERE word ~ '^[a-z]{3,}$' ORDER BY ndoc DESC, word`,
+  );
+  values.descWords = [...lexemes.slice(0, 30), ...lexemes.slice(400, 420), 'zzqxv'];
   const titles = await q(`SELECT title_raw AS v FROM jobs WHERE state = 0 ORDER BY id LIMIT 300`);
   for (const t of titles) {
     const ws = t.split(/\s+/).filter((w) => /^[A-Za-z]+$/.test(w));
@@ -188,6 +194,30 @@ const randomAdvanced = () =>
     )
     .map(([a, b, c, op1, op2, prefix]) => `(${a}${prefix ? ':*' : ''} ${op1} ${b}) ${op2} ${c}`);
 
+/** A description search in either syntax: words, OR, NOT, prefixes, a phrase (PostgreSQL's). */
+const descriptionText = () =>
+  fc.oneof(
+    fc.constantFrom(...values.descWords),
+    fc
+      .tuple(fc.constantFrom(...values.descWords), fc.constantFrom(...values.descWords))
+      .map(([a, b]) => `${a} OR ${b}`),
+    fc
+      .tuple(fc.constantFrom(...values.descWords), fc.constantFrom(...values.descWords))
+      .map(([a, b]) => `${a} -${b}`),
+    fc
+      .tuple(fc.constantFrom(...values.descWords), fc.constantFrom(...values.descWords))
+      .map(([a, b]) => `"${a} ${b}"`),
+  );
+const descriptionAdvanced = () =>
+  fc
+    .tuple(
+      fc.constantFrom(...values.descWords),
+      fc.constantFrom(...values.descWords),
+      fc.constantFrom('&', '|', '& !', '| !'),
+      fc.constantFrom(0, 3, 4, 6),
+    )
+    .map(([a, b, op, cut]) => (cut ? `${a.slice(0, cut)}:* ${op} ${b}` : `!${a} ${op} ${b}`));
+
 /**
  * An instant parameter as the codec gives it: a job's posting time as PostgreSQL prints it, or a
  * millisecond either side of one, written in one of three zones.
@@ -245,6 +275,8 @@ function filtersArb(): fc.Arbitrary<JobFilters> {
         return fc.constant(undefined);
       }
     }),
+    description: descriptionText().map((t) => parseWebQuery(t)),
+    description_advanced: descriptionAdvanced().map((t) => parseAdvancedQuery(t)),
   };
   return fc
     .uniqueArray(fc.constantFrom(...Object.keys(each)), { minLength: 0, maxLength: 3 })
@@ -450,6 +482,49 @@ describe('the match index', () => {
     );
   });
 
+  it('counts description searches of the words it holds as PostgreSQL does, and leaves the others to it', async () => {
+    const version = match.status.version!;
+    const held = new Set(match.current!.heldWords);
+    expect(held.size).toBeGreaterThan(20);
+    let answered = 0;
+    let declined = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          descriptionText().map((t) => ({ description: parseWebQuery(t) })),
+          descriptionAdvanced().map((t) => ({ description_advanced: parseAdvancedQuery(t) })),
+        ),
+        fc.option(sub(() => values.countries)),
+        async (text, country) => {
+          const filters: JobFilters = { ...text, ...(country ? { country } : {}) };
+          const q = { version, filters, collapse: false, offset: 0, limit: 5 };
+          const a = await match.ask(q);
+          // The gate's probe says what the index would do.
+          expect((await match.ask({ ...q, filters: text, probe: true })) !== undefined).toBe(a !== undefined);
+          if (!a) {
+            declined++;
+            return;
+          }
+          answered++;
+          const want = await searchJobs(plain(), { filters, collapse: false, offset: 0, limit: 5 });
+          expect(a.total, JSON.stringify(filters)).toBe(want.total);
+          expect(a.ids).toEqual(JSON.parse(want.data.toString()).map((j: { id: string }) => j.id));
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(answered).toBeGreaterThan(60);
+    expect(declined).toBeGreaterThan(10);
+    // A word of no description is no match, answered; a held one is; one in few descriptions is not.
+    const ask = (description: string) =>
+      match.ask({ version, filters: { description }, collapse: false, offset: 0, limit: 0 });
+    expect(await ask('zzqxv')).toEqual({ total: 0, ids: [] });
+    expect((await ask(values.descWords[0]))?.total).toBeGreaterThan(0);
+    const rare = values.descWords.slice(30, 50).find((w) => !held.has(w));
+    expect(rare).toBeDefined();
+    expect(await ask(rare!)).toBeUndefined();
+  });
+
   it('matches phrases of real titles at every distance as PostgreSQL does', async () => {
     const version = match.status.version!;
     let matched = 0;
@@ -605,7 +680,12 @@ describe('the match index', () => {
       await match.ask({ version: version + 1, filters: {}, collapse: false, offset: 0, limit: 1 }),
     ).toBeUndefined();
     expect(
-      await match.ask({ version, filters: { description: "'excel'" }, collapse: false, offset: 0, limit: 1 }),
+      await match.ask({ version, filters: { organization: 'a' }, collapse: false, offset: 0, limit: 1 }),
+    ).toBeUndefined();
+    // A description phrase: no positions are kept of descriptions.
+    const phrase = `'${values.descWords[0]}' <-> '${values.descWords[1]}'`;
+    expect(
+      await match.ask({ version, filters: { description: phrase }, collapse: false, offset: 0, limit: 1 }),
     ).toBeUndefined();
     expect(await match.ask({ version, filters: {}, collapse: false, offset: 0, limit: 1 })).toBeDefined();
   });

@@ -1,0 +1,253 @@
+// The description lexemes the match index holds (of title plus description, the vector jobs.text_tsv
+// holds): the most common ones as a bitmap of rows each, and every lexeme of any row in a sorted
+// vocabulary. A description search whose every lexeme is held, or in no row at all, is answered from the
+// bitmaps: a word most descriptions hold is counted by a few word-wise operations instead of a visit to
+// each of its matches in PostgreSQL. Any other search (a rarer lexeme, a phrase: no positions are kept)
+// is PostgreSQL's, whose index finds a rare lexeme's few matches quickly. Bit r of a bitmap is row r.
+import { type RowSet, type Strings, StringTable } from './match-sets.ts';
+import type { TsNode } from './match-tsquery.ts';
+
+/** One bit per row: row r is bit (r & 31) of word r >>> 5. */
+export type Bits = Uint32Array;
+
+export interface Words {
+  /** The bitmap of each held lexeme (as many words as the index has rows, over 32). */
+  held: Map<string, Bits>;
+  /** Every lexeme of any row the index holds or held, sorted (UTF-16 order), for prefix terms. */
+  vocab: Strings;
+}
+
+export const bitWords = (rows: number): number => Math.ceil(rows / 32);
+
+/** A bitmap being built, row by row: it grows as rows are set. */
+export class BitsBuilder {
+  private bits = new Uint32Array(1024);
+
+  set(row: number): void {
+    const w = row >>> 5;
+    if (w >= this.bits.length) {
+      const grown = new Uint32Array(Math.max(this.bits.length * 2, w + 1));
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[w] |= 1 << (row & 31);
+  }
+
+  /** The bitmap of `rows` rows. */
+  done(rows: number): Bits {
+    const out = new Uint32Array(bitWords(rows));
+    out.set(this.bits.subarray(0, Math.min(out.length, this.bits.length)));
+    return out;
+  }
+}
+
+/** The rows of a bitmap, ascending. */
+export function bitsToRows(bits: Bits): RowSet {
+  let n = 0;
+  for (let w = 0; w < bits.length; w++) n += popcount(bits[w]);
+  const out = new Uint32Array(n);
+  let k = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w];
+    while (x !== 0) {
+      const low = x & -x;
+      out[k++] = w * 32 + 31 - Math.clz32(low);
+      x ^= low;
+    }
+  }
+  return out;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Sets in `out` the new row of each row of `bits` that `map` keeps (a negative new row: taken out). */
+export function remapBits(bits: Bits, map: Int32Array | Uint32Array, out: Bits): void {
+  for (let w = 0; w < bits.length; w++) {
+    let x = bits[w];
+    while (x !== 0) {
+      const low = x & -x;
+      const to = map[w * 32 + 31 - Math.clz32(low)];
+      if (to >= 0) out[to >>> 5] |= 1 << (to & 31);
+      x ^= low;
+    }
+  }
+}
+
+/**
+ * The stripped tsvector text `'a' 'b' 'it''s'` (positions, if any, skipped) as its lexemes, each handed
+ * to `each`; false when the text is not of that form (the index then holds no description words).
+ */
+export function readLexemes(text: string, each: (lexeme: string) => void): boolean {
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (text.charCodeAt(i) === 32) {
+      i++;
+      continue;
+    }
+    if (text.charCodeAt(i) !== 39) return false;
+    // The common case: no quote or backslash inside, the lexeme is a slice.
+    const end = text.indexOf("'", i + 1);
+    if (end < 0) return false;
+    let lexeme: string;
+    const plain = text.slice(i + 1, end);
+    if (text.charCodeAt(end + 1) !== 39 && !plain.includes('\\')) {
+      lexeme = plain;
+      i = end + 1;
+    } else {
+      lexeme = '';
+      i++;
+      for (;;) {
+        if (i >= n) return false;
+        const ch = text[i];
+        if (ch === "'") {
+          if (text[i + 1] !== "'") break;
+          lexeme += "'";
+          i += 2;
+        } else if (ch === '\\') {
+          if (i + 1 >= n) return false;
+          lexeme += text[i + 1];
+          i += 2;
+        } else lexeme += text[i++];
+      }
+      i++;
+    }
+    // Positions and weights of an unstripped vector: not needed.
+    if (text[i] === ':') while (i < n && text.charCodeAt(i) !== 32) i++;
+    each(lexeme);
+  }
+  return true;
+}
+
+/** Strings sorted in UTF-16 order (as `<` compares), each once. */
+export function sortedStrings(strings: Iterable<string>): Strings {
+  const t = new StringTable();
+  for (const s of [...new Set(strings)].sort()) t.push(s);
+  return t.done();
+}
+
+/** The two sorted vocabularies as one. */
+export function mergeVocab(a: Strings, b: Strings): Strings {
+  const t = new StringTable();
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? a.at(i) : undefined;
+    const y = j < b.length ? b.at(j) : undefined;
+    if (y === undefined || (x !== undefined && x < y)) {
+      t.push(x!);
+      i++;
+    } else if (x === undefined || y < x) {
+      t.push(y);
+      j++;
+    } else {
+      t.push(x);
+      i++;
+      j++;
+    }
+  }
+  return t.done();
+}
+
+/** The first position in sorted `vocab` whose lexeme is not below `s`. */
+function lowerBound(vocab: Strings, s: string): number {
+  let lo = 0;
+  let hi = vocab.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (vocab.at(mid) < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The lexemes of the vocabulary a term names: itself, or with a prefix every one that starts so. */
+function named(vocab: Strings, lexeme: string, prefix: boolean): string[] {
+  const out: string[] = [];
+  for (let i = lowerBound(vocab, lexeme); i < vocab.length; i++) {
+    const v = vocab.at(i);
+    if (prefix ? !v.startsWith(lexeme) : v !== lexeme) break;
+    out.push(v);
+  }
+  return out;
+}
+
+/** Whether every lexeme of the tree is held or in no row, and it has no phrase. */
+export function wordsHeld(node: TsNode, words: Words): boolean {
+  switch (node.op) {
+    case 'lex':
+      return named(words.vocab, node.lexeme, node.prefix).every((l) => words.held.has(l));
+    case 'not':
+      return wordsHeld(node.arg, words);
+    case 'and':
+    case 'or':
+      return wordsHeld(node.left, words) && wordsHeld(node.right, words);
+    case 'phrase':
+      return false;
+  }
+}
+
+/**
+ * The rows of `rows` rows matching the tree, as a bitmap (one of the held ones themselves for a lone
+ * lexeme: never write to it); undefined unless wordsHeld. A NOT sets the rows past the last one too:
+ * they are never read.
+ */
+export function matchWords(node: TsNode, words: Words, rows: number): Bits | undefined {
+  switch (node.op) {
+    case 'lex': {
+      const names = named(words.vocab, node.lexeme, node.prefix);
+      if (!names.every((l) => words.held.has(l))) return undefined;
+      if (names.length === 1) return words.held.get(names[0]);
+      const out = new Uint32Array(bitWords(rows));
+      for (const l of names) {
+        const b = words.held.get(l)!;
+        for (let w = 0; w < out.length; w++) out[w] |= b[w];
+      }
+      return out;
+    }
+    case 'not': {
+      const a = matchWords(node.arg, words, rows);
+      if (!a) return undefined;
+      const out = new Uint32Array(a.length);
+      for (let w = 0; w < out.length; w++) out[w] = ~a[w];
+      return out;
+    }
+    case 'and':
+    case 'or': {
+      const a = matchWords(node.left, words, rows);
+      const b = a && matchWords(node.right, words, rows);
+      if (!a || !b) return undefined;
+      const out = new Uint32Array(a.length);
+      if (node.op === 'and') for (let w = 0; w < out.length; w++) out[w] = a[w] & b[w];
+      else for (let w = 0; w < out.length; w++) out[w] = a[w] | b[w];
+      return out;
+    }
+    case 'phrase':
+      return undefined;
+  }
+}
+
+/** The rows of `rows` rows matching every tree, ascending; undefined unless every one is held. */
+export function wordRows(nodes: TsNode[], words: Words, rows: number): RowSet | undefined {
+  let acc: Bits | undefined;
+  for (const node of nodes) {
+    const m = matchWords(node, words, rows);
+    if (!m) return undefined;
+    if (!acc) acc = m;
+    else {
+      const out = new Uint32Array(acc.length);
+      for (let w = 0; w < out.length; w++) out[w] = acc[w] & m[w];
+      acc = out;
+    }
+  }
+  if (!acc) return undefined;
+  const found = bitsToRows(acc);
+  // The bits past the last row that a NOT set.
+  let end = found.length;
+  while (end > 0 && found[end - 1] >= rows) end--;
+  return found.subarray(0, end);
+}
