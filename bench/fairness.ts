@@ -3,8 +3,8 @@
 //   npx tsx bench/fairness.ts --data bench/data/jobs-20000-seed-1-rounds-1 [options]
 //   npx tsx bench/fairness.ts --database-url URL [--data-dir DIR] [options]
 // The light account drives the varied mix of `npm run bench` (bench/lib/mix.ts) on a few connections; the
-// flooding account sends description searches (with offsets, prefixes, collapsed), which PostgreSQL
-// answers by a scan, on many. Printed: both phases' figures and the ratio of the light account's p99
+// flooding account sends description phrase searches (with offsets, prefixes, collapsed), which
+// PostgreSQL answers by a scan, on many. Printed: both phases' figures and the ratio of the light account's p99
 // under the flood to its p99 alone (the gate's aim: at most 2×). See bench/README.md, "Fairness".
 import { parseArgs } from 'node:util';
 import path from 'node:path';
@@ -85,14 +85,20 @@ async function keyOf(account: string, env: NodeJS.ProcessEnv): Promise<string> {
   return (await cli(['keys', 'create', '--account', account], env, false)).trim();
 }
 
-/** Heavy requests PostgreSQL answers by a scan: description searches, deep, prefixed or collapsed. */
+/**
+ * Heavy requests PostgreSQL answers by a scan: description phrases of common words (the match index
+ * keeps no positions of descriptions), deep, with a prefix, or collapsed.
+ */
 function floodKind(words: string[]): Kind {
   const paths: string[] = [];
   words.forEach((w, i) => {
-    const prefix = `${w.slice(0, Math.max(4, Math.ceil(w.length * 0.6)))}:*`;
-    for (const offset of [0, 100, 500, 1000, 2000]) paths.push(`/v1/jobs?description=${w}&offset=${offset}`);
-    paths.push(`/v1/jobs?description_advanced=${encodeURIComponent(prefix)}`);
-    paths.push(`/v1/jobs?collapse=true&description=${w}&offset=${i % 7}`);
+    const next = words[(i + 1) % words.length];
+    const phrase = encodeURIComponent(`"${w} ${next}"`);
+    const prefix = encodeURIComponent(`${w.slice(0, Math.max(4, Math.ceil(w.length * 0.6)))}:* <-> ${next}`);
+    for (const offset of [0, 100, 500, 1000, 2000])
+      paths.push(`/v1/jobs?description=${phrase}&offset=${offset}`);
+    paths.push(`/v1/jobs?description_advanced=${prefix}`);
+    paths.push(`/v1/jobs?collapse=true&description=${phrase}&offset=${i % 7}`);
   });
   // Spread so that one word's requests do not come together.
   for (let i = paths.length - 1; i > 0; i--) {

@@ -32,7 +32,7 @@ import {
 } from './match-sets.ts';
 import type { LeftRow, MatchIdentity, MatchRow, PurgedRow } from '../db/match-rows.ts';
 import { parseTsVector, type TsNode } from './match-tsquery.ts';
-import { BitsBuilder, readLexemes, sortedStrings, type Words, wordRows, wordsHeld } from './match-words.ts';
+import { BitsBuilder, readLexemes, sortedStrings, type Words, wordRows, wordsNeeded } from './match-words.ts';
 
 /** The filters the index holds (its text queries too); a request with any other is answered by PostgreSQL. */
 const HELD = new Set<keyof JobFilters>([
@@ -69,6 +69,8 @@ export const POS_SPAN = 1024;
  */
 const KEPT_FACET_VALUES = 20;
 const KEPT_FACET_FILTERS = 500;
+/** The rows of description lexemes not held, read from PostgreSQL, kept at most (16 MB). */
+const KEPT_RARE_ROWS = 4_000_000;
 
 /** What a request asks of the index, its text queries parsed (match-tsquery.ts). */
 export interface MatchRequest {
@@ -383,11 +385,44 @@ export class MatchIndex {
     return [...(this.p.words?.held.keys() ?? [])];
   }
 
-  /** Whether the index holds every description tree (each lexeme held, or in no row; no phrase). */
-  holdsWords(nodes: TsNode[]): boolean {
+  /**
+   * The description lexemes the trees need that are neither held nor kept (their rows are read from
+   * PostgreSQL, keepRare); undefined when the index cannot answer them (a phrase, no words read, a
+   * lexeme in too many jobs to read).
+   */
+  wordsNeeded(nodes: TsNode[]): string[] | undefined {
     const words = this.p.words;
-    return nodes.every((n) => words !== undefined && wordsHeld(n, words));
+    if (!words) return undefined;
+    const out = new Set<string>();
+    for (const n of nodes) if (!wordsNeeded(n, words, out)) return undefined;
+    // A lexeme in too many jobs to read is PostgreSQL's.
+    if ([...out].some((l) => this.rare.get(l) === null)) return undefined;
+    return [...out].filter((l) => !this.rare.has(l));
   }
+
+  /** Whether the trees need a lexeme not held (whose kept rows are live ones only: no trend). */
+  needsRare(nodes: TsNode[]): boolean {
+    const out = new Set<string>();
+    return !this.p.words || nodes.some((n) => !wordsNeeded(n, this.p.words!, out)) || out.size > 0;
+  }
+
+  /**
+   * The live rows of a lexeme not held, read from PostgreSQL at this index's version; null: more than a
+   * request reads (its searches are then PostgreSQL's). Kept until the index is replaced (the rows that
+   * leave meanwhile are dead rows, skipped as any), at most KEPT_RARE_ROWS rows in all, oldest out first.
+   */
+  keepRare(lexeme: string, rows: RowSet | null): void {
+    this.rare.set(lexeme, rows);
+    this.rareRows += rows?.length ?? 0;
+    for (const [l, kept] of this.rare) {
+      if (this.rareRows <= KEPT_RARE_ROWS) break;
+      this.rare.delete(l);
+      this.rareRows -= kept?.length ?? 0;
+    }
+  }
+
+  private rare = new Map<string, RowSet | null>();
+  private rareRows = 0;
 
   /** Live rows. */
   get size(): number {
@@ -481,7 +516,7 @@ export class MatchIndex {
       (m.not ? without : sets).push(m.rows);
     }
     if (req.words?.length) {
-      const m = this.p.words && wordRows(req.words, this.p.words, this.p.ids.length);
+      const m = this.p.words && wordRows(req.words, this.p.words, this.p.ids.length, this.rare);
       if (!m) return undefined;
       sets.push(m);
     }
@@ -1082,6 +1117,8 @@ export class MatchIndex {
    * index lacks.
    */
   trend(req: MatchRequest, since: number, step: number, until: number): TrendTally | undefined {
+    // The rows read of a lexeme not held are live ones: a trend's gone rows need PostgreSQL.
+    if (req.words?.length && this.needsRare(req.words)) return undefined;
     const c = this.candidates(req);
     if (!c) return undefined;
     const { created, expired } = this.p;

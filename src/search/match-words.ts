@@ -2,8 +2,9 @@
 // holds): the most common ones as a bitmap of rows each, and every lexeme of any row in a sorted
 // vocabulary. A description search whose every lexeme is held, or in no row at all, is answered from the
 // bitmaps: a word most descriptions hold is counted by a few word-wise operations instead of a visit to
-// each of its matches in PostgreSQL. Any other search (a rarer lexeme, a phrase: no positions are kept)
-// is PostgreSQL's, whose index finds a rare lexeme's few matches quickly. Bit r of a bitmap is row r.
+// each of its matches in PostgreSQL. The rows of a rarer lexeme are read from PostgreSQL's index, where
+// its few matches are found quickly, and kept with the index (match.ts); a phrase is PostgreSQL's (no
+// positions are kept). Bit r of a bitmap is row r.
 import { type RowSet, type Strings, StringTable } from './match-sets.ts';
 import type { TsNode } from './match-tsquery.ts';
 
@@ -176,41 +177,52 @@ function named(vocab: Strings, lexeme: string, prefix: boolean): string[] {
   return out;
 }
 
-/** Whether every lexeme of the tree is held or in no row, and it has no phrase. */
-export function wordsHeld(node: TsNode, words: Words): boolean {
+/**
+ * The lexemes of the tree that are in some row but not held (a prefix term's expansions among them),
+ * added to `out`; false when the tree has a phrase (no positions are kept).
+ */
+export function wordsNeeded(node: TsNode, words: Words, out: Set<string>): boolean {
   switch (node.op) {
     case 'lex':
-      return named(words.vocab, node.lexeme, node.prefix).every((l) => words.held.has(l));
+      for (const l of named(words.vocab, node.lexeme, node.prefix)) if (!words.held.has(l)) out.add(l);
+      return true;
     case 'not':
-      return wordsHeld(node.arg, words);
+      return wordsNeeded(node.arg, words, out);
     case 'and':
     case 'or':
-      return wordsHeld(node.left, words) && wordsHeld(node.right, words);
+      return wordsNeeded(node.left, words, out) && wordsNeeded(node.right, words, out);
     case 'phrase':
       return false;
   }
 }
 
+/** Lexemes not held, by lexeme: their rows (read from PostgreSQL, match.ts), or null when too many. */
+export type Rare = ReadonlyMap<string, RowSet | null>;
+
 /**
  * The rows of `rows` rows matching the tree, as a bitmap (one of the held ones themselves for a lone
- * lexeme: never write to it); undefined unless wordsHeld. A NOT sets the rows past the last one too:
- * they are never read.
+ * lexeme: never write to it); undefined when a lexeme is neither held nor in `rare`, or for a phrase. A
+ * NOT sets the rows past the last one too: they are never read.
  */
-export function matchWords(node: TsNode, words: Words, rows: number): Bits | undefined {
+export function matchWords(node: TsNode, words: Words, rows: number, rare: Rare): Bits | undefined {
   switch (node.op) {
     case 'lex': {
       const names = named(words.vocab, node.lexeme, node.prefix);
-      if (!names.every((l) => words.held.has(l))) return undefined;
-      if (names.length === 1) return words.held.get(names[0]);
+      if (names.length === 1 && words.held.has(names[0])) return words.held.get(names[0]);
       const out = new Uint32Array(bitWords(rows));
       for (const l of names) {
-        const b = words.held.get(l)!;
-        for (let w = 0; w < out.length; w++) out[w] |= b[w];
+        const b = words.held.get(l);
+        if (b) for (let w = 0; w < out.length; w++) out[w] |= b[w];
+        else {
+          const found = rare.get(l);
+          if (!found) return undefined;
+          for (const r of found) out[r >>> 5] |= 1 << (r & 31);
+        }
       }
       return out;
     }
     case 'not': {
-      const a = matchWords(node.arg, words, rows);
+      const a = matchWords(node.arg, words, rows, rare);
       if (!a) return undefined;
       const out = new Uint32Array(a.length);
       for (let w = 0; w < out.length; w++) out[w] = ~a[w];
@@ -218,8 +230,8 @@ export function matchWords(node: TsNode, words: Words, rows: number): Bits | und
     }
     case 'and':
     case 'or': {
-      const a = matchWords(node.left, words, rows);
-      const b = a && matchWords(node.right, words, rows);
+      const a = matchWords(node.left, words, rows, rare);
+      const b = a && matchWords(node.right, words, rows, rare);
       if (!a || !b) return undefined;
       const out = new Uint32Array(a.length);
       if (node.op === 'and') for (let w = 0; w < out.length; w++) out[w] = a[w] & b[w];
@@ -231,11 +243,11 @@ export function matchWords(node: TsNode, words: Words, rows: number): Bits | und
   }
 }
 
-/** The rows of `rows` rows matching every tree, ascending; undefined unless every one is held. */
-export function wordRows(nodes: TsNode[], words: Words, rows: number): RowSet | undefined {
+/** The rows of `rows` rows matching every tree, ascending; undefined unless matchWords answers each. */
+export function wordRows(nodes: TsNode[], words: Words, rows: number, rare: Rare): RowSet | undefined {
   let acc: Bits | undefined;
   for (const node of nodes) {
-    const m = matchWords(node, words, rows);
+    const m = matchWords(node, words, rows, rare);
     if (!m) return undefined;
     if (!acc) acc = m;
     else {

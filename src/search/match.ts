@@ -13,6 +13,7 @@ import {
   readMatchRows,
   readWrittenSince,
 } from '../db/match-rows.ts';
+import { withSnapshot } from '../db/pool.ts';
 import { dataVersion } from '../db/stats.ts';
 import { HELD_CODES, HELD_SETS, type JobFilters } from './dimensions.ts';
 import {
@@ -50,8 +51,9 @@ export interface MatchQuery {
   /** The trend of the matches (live and gone) over a window (microseconds) instead of a page. */
   trend?: { since: number; step: number; until: number };
   /**
-   * Whether the index would answer the text searches of the filters (an empty answer when it would,
-   * none when not), without answering: the expensive-work gate asks it of description searches.
+   * Whether the index would answer the text searches of the filters without reading anything from
+   * PostgreSQL (an empty answer when it would, none when not), without answering: the expensive-work
+   * gate asks it of description searches.
    */
   probe?: boolean;
 }
@@ -86,6 +88,13 @@ export interface Built {
 }
 
 export type IndexBuilder = () => Promise<Built>;
+
+/** Lexemes not held whose rows a request reads at most, and rows of each. */
+const RARE_LEXEMES = 64;
+const RARE_ROWS = 50_000;
+
+/** One lexeme as a tsquery's text, read as it stands (no stemming): quoted, quotes and backslashes escaped. */
+const tsqueryOf = (lexeme: string) => `'${lexeme.replace(/['\\]/g, (c) => `\\${c}`)}'`;
 
 /** The columns the index reads. */
 const HELD = [...HELD_SETS, ...HELD_CODES].map((d) => ({
@@ -345,7 +354,15 @@ export class MatchService implements MatchSource {
     if (!words) return undefined;
     // The index may have been carried to a newer version while the text was read: matched only at q's.
     if (index !== this.index || index.version !== q.version) return undefined;
-    if (words.length && !index.holdsWords(words)) return undefined;
+    if (words.length) {
+      // Lexemes not held: their rows read from PostgreSQL (a trend's gone rows are not among them).
+      const need = index.wordsNeeded(words);
+      if (!need || (q.trend && index.needsRare(words))) return undefined;
+      // Rows still to read are PostgreSQL work: the gate's (the request then reads them in its slot).
+      if (q.probe) return need.length ? undefined : { total: 0, ids: [] };
+      if (need.length && !(await this.readRare(index, need))) return undefined;
+      if (index !== this.index) return undefined;
+    }
     if (q.probe) return { total: 0, ids: [] };
     const request = { filters: q.filters, text, words };
     // Analytics of the matches instead of a page.
@@ -389,6 +406,40 @@ export class MatchService implements MatchSource {
     }
     const s = index.select(request, q.offset, q.limit, after);
     return s && { total: s.total, ids: index.ids(s.rows) };
+  }
+
+  /**
+   * Reads the live rows of description lexemes the index does not hold from PostgreSQL's index of
+   * `job_texts`, at the index's version, and keeps them with the index: whether each was read (false
+   * when the database has moved on, a lexeme is in more than RARE_ROWS jobs, or too many are asked).
+   */
+  private async readRare(index: MatchIndex, lexemes: string[]): Promise<boolean> {
+    if (lexemes.length > RARE_LEXEMES) return false;
+    const found = await withSnapshot(this.pool, async (c) => {
+      // PostgreSQL does not cost reading the vectors: it would read every one rather than its index.
+      await c.query('SET LOCAL enable_seqscan = off');
+      return c.query<{ v: string; k: string; id: string | null; posted_us: string | null }>(
+        `SELECT (SELECT version FROM data_version WHERE id = 1)::text AS v, q.k::text AS k, m.id, m.posted_us
+           FROM unnest($1::tsquery[]) WITH ORDINALITY AS q(q, k)
+           LEFT JOIN LATERAL (
+             SELECT t.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us
+               FROM job_texts t JOIN jobs j ON j.id = t.id
+              WHERE t.text_tsv @@ q.q LIMIT $2) m ON true`,
+        [lexemes.map(tsqueryOf), RARE_ROWS + 1],
+      );
+    });
+    if (!found.rows.length || Number(found.rows[0].v) !== index.version) return false;
+    const rows = lexemes.map(() => [] as number[]);
+    for (const r of found.rows) {
+      if (r.id === null) continue;
+      const row = index.rowOf(r.id, Number(r.posted_us));
+      if (row === undefined) return false;
+      rows[Number(r.k) - 1].push(row);
+    }
+    lexemes.forEach((l, k) =>
+      index.keepRare(l, rows[k].length > RARE_ROWS ? null : Uint32Array.from(rows[k]).sort()),
+    );
+    return rows.every((r) => r.length <= RARE_ROWS);
   }
 
   /** The trees of the text queries given; undefined when one is not held. */
