@@ -23,6 +23,7 @@ import { buildIndex, MatchService } from '../../src/search/match.ts';
 import { MatchIndexBuilder, printedMicros, top } from '../../src/search/match-index.ts';
 import { all, complement, difference } from '../../src/search/match-sets.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
+import { readLexemes } from '../../src/search/match-words.ts';
 import { PageCache, pageSize } from '../../src/search/page-cache.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
 import { salaryDistribution } from '../../src/search/salary-stats.ts';
@@ -1148,6 +1149,31 @@ describe('the match index', () => {
 });
 
 describe('tsquery and tsvector text', () => {
+  it('reads the lexemes of any stripped vector as PostgreSQL prints it', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(fc.string({ unit: 'grapheme', maxLength: 8 }), fc.constantFrom("it's", 'a\\b', "''")),
+          {
+            maxLength: 6,
+          },
+        ),
+        async (words) => {
+          const { rows } = await db.read.query<{ t: string; a: string[] }>(
+            `SELECT strip(v)::text AS t, tsvector_to_array(v) AS a
+               FROM (SELECT array_to_tsvector(array_remove($1::text[], '')) AS v) x`,
+            [words],
+          );
+          const read: string[] = [];
+          expect(readLexemes(rows[0].t, (l) => read.push(l))).toBe(true);
+          expect(read).toEqual(rows[0].a);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect(readLexemes("'a' 'b", () => {})).toBe(false);
+  });
+
   it('reads what PostgreSQL prints', () => {
     expect(parseTsQuery("'softwar' <-> 'engin' & !'senior' | 'dev':*")).toEqual({
       op: 'or',
