@@ -436,9 +436,8 @@ export class MatchService implements MatchSource {
       if (row === undefined) return false;
       rows[Number(r.k) - 1].push(row);
     }
-    lexemes.forEach((l, k) =>
-      index.keepRare(l, rows[k].length > RARE_ROWS ? null : Uint32Array.from(rows[k]).sort()),
-    );
+    for (const [k, l] of lexemes.entries())
+      index.keepRare(l, rows[k].length > RARE_ROWS ? null : Uint32Array.from(rows[k]).sort());
     return rows.every((r) => r.length <= RARE_ROWS);
   }
 
