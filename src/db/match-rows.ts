@@ -135,24 +135,27 @@ const WORD_SAMPLE = 20_000;
  * the index answers, never an answer: a sample is enough.
  */
 export async function commonWords(pool: pg.Pool): Promise<string[]> {
-  const { rows } = await pool.query<{ n: number }>(
-    `SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'job_texts'::regclass`,
-  );
-  const estimate = rows[0].n;
-  // Below the sample's size, or never analysed (-1): every row, counted.
-  const sampled = estimate > 2 * WORD_SAMPLE;
-  const from = sampled
-    ? `job_texts TABLESAMPLE BERNOULLI (${((100 * WORD_SAMPLE) / estimate).toFixed(6)}) REPEATABLE (1)`
-    : 'job_texts';
-  const docs = sampled
-    ? WORD_SAMPLE
-    : Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM job_texts')).rows[0].n);
-  const found = await pool.query<{ word: string }>(
-    `SELECT word FROM ts_stat($$SELECT text_tsv FROM ${from}$$)
-      WHERE ndoc >= $1 ORDER BY ndoc DESC, word LIMIT $2`,
-    [Math.max(1, Math.ceil(docs * HELD_WORD_SHARE)), HELD_WORDS_MAX],
-  );
-  return found.rows.map((r) => r.word);
+  return withSnapshot(pool, async (c) => {
+    // A build's statement: cold, the sample's vectors are read from disk.
+    await c.query('SET LOCAL statement_timeout = 0');
+    const { rows } = await c.query<{ n: number }>(
+      `SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'job_texts'::regclass`,
+    );
+    const estimate = rows[0].n;
+    // Below the sample's size, or never analysed (-1): every row, counted. Else whole pages, so that a
+    // sample of 2 % reads 2 % of them.
+    const sampled = estimate > 2 * WORD_SAMPLE;
+    const from = sampled
+      ? `job_texts TABLESAMPLE SYSTEM (${((100 * WORD_SAMPLE) / estimate).toFixed(6)}) REPEATABLE (1)`
+      : 'job_texts';
+    const counted = await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${from}`);
+    const found = await c.query<{ word: string }>(
+      `SELECT word FROM ts_stat($$SELECT text_tsv FROM ${from}$$)
+        WHERE ndoc >= $1 ORDER BY ndoc DESC, word LIMIT $2`,
+      [Math.max(1, Math.ceil(Number(counted.rows[0].n) * HELD_WORD_SHARE)), HELD_WORDS_MAX],
+    );
+    return found.rows.map((r) => r.word);
+  });
 }
 
 /** What the loads since a version wrote, as the match index reads it (readWrittenSince). */
