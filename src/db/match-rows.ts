@@ -123,8 +123,8 @@ function matchRow(
 
 /** The share of the live jobs a description lexeme is in, at least, for the index to hold it. */
 export const HELD_WORD_SHARE = 1 / 64;
-/** The description lexemes held at most (a bitmap each: 16 MB per 128 at a million rows). */
-export const HELD_WORDS_MAX = 256;
+/** The description lexemes held at most (a bitmap each: 18 MB per 128 at 1.12 million rows). */
+export const HELD_WORDS_MAX = 512;
 /** The live jobs whose lexemes are counted to find the common ones (a sample of a larger table). */
 const WORD_SAMPLE = 20_000;
 

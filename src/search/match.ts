@@ -418,13 +418,11 @@ export class MatchService implements MatchSource {
     const found = await withSnapshot(this.pool, async (c) => {
       // PostgreSQL does not cost reading the vectors: it would read every one rather than its index.
       await c.query('SET LOCAL enable_seqscan = off');
-      return c.query<{ v: string; k: string; id: string | null; posted_us: string | null }>(
-        `SELECT (SELECT version FROM data_version WHERE id = 1)::text AS v, q.k::text AS k, m.id, m.posted_us
+      // The ids alone: the index finds their rows (reading each job's posting time would visit jobs).
+      return c.query<{ v: string; k: string; id: string | null }>(
+        `SELECT (SELECT version FROM data_version WHERE id = 1)::text AS v, q.k::text AS k, m.id
            FROM unnest($1::tsquery[]) WITH ORDINALITY AS q(q, k)
-           LEFT JOIN LATERAL (
-             SELECT t.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us
-               FROM job_texts t JOIN jobs j ON j.id = t.id
-              WHERE t.text_tsv @@ q.q LIMIT $2) m ON true`,
+           LEFT JOIN LATERAL (SELECT t.id FROM job_texts t WHERE t.text_tsv @@ q.q LIMIT $2) m ON true`,
         [lexemes.map(tsqueryOf), RARE_ROWS + 1],
       );
     });
@@ -432,7 +430,7 @@ export class MatchService implements MatchSource {
     const rows = lexemes.map(() => [] as number[]);
     for (const r of found.rows) {
       if (r.id === null) continue;
-      const row = index.rowOf(r.id, Number(r.posted_us));
+      const row = index.liveRowOf(r.id);
       if (row === undefined) return false;
       rows[Number(r.k) - 1].push(row);
     }
