@@ -92,6 +92,8 @@ export type IndexBuilder = () => Promise<Built>;
 /** Lexemes not held whose rows a request reads at most, and rows of each. */
 const RARE_LEXEMES = 64;
 const RARE_ROWS = 50_000;
+/** How long a request's read of such rows may take (ms): longer, and they are PostgreSQL's searches. */
+const RARE_READ_MS = 1000;
 
 /** One lexeme as a tsquery's text, read as it stands (no stemming): quoted, quotes and backslashes escaped. */
 const tsqueryOf = (lexeme: string) => `'${lexeme.replace(/['\\]/g, (c) => `\\${c}`)}'`;
@@ -411,13 +413,15 @@ export class MatchService implements MatchSource {
   /**
    * Reads the live rows of description lexemes the index does not hold from PostgreSQL's index of
    * `job_texts`, at the index's version, and keeps them with the index: whether each was read (false
-   * when the database has moved on, a lexeme is in more than RARE_ROWS jobs, or too many are asked).
+   * when the database has moved on, a lexeme is in more than RARE_ROWS jobs, the read took longer than
+   * RARE_READ_MS, or too many are asked).
    */
   private async readRare(index: MatchIndex, lexemes: string[]): Promise<boolean> {
     if (lexemes.length > RARE_LEXEMES) return false;
     const found = await withSnapshot(this.pool, async (c) => {
       // PostgreSQL does not cost reading the vectors: it would read every one rather than its index.
       await c.query('SET LOCAL enable_seqscan = off');
+      await c.query(`SET LOCAL statement_timeout = ${RARE_READ_MS}`);
       // The ids alone: the index finds their rows (reading each job's posting time would visit jobs).
       return c.query<{ v: string; k: string; id: string | null }>(
         `SELECT (SELECT version FROM data_version WHERE id = 1)::text AS v, q.k::text AS k, m.id
@@ -425,7 +429,13 @@ export class MatchService implements MatchSource {
            LEFT JOIN LATERAL (SELECT t.id FROM job_texts t WHERE t.text_tsv @@ q.q LIMIT $2) m ON true`,
         [lexemes.map(tsqueryOf), RARE_ROWS + 1],
       );
+    }).catch((err: { code?: string }) => {
+      if (err.code !== '57014') throw err;
+      // Too long to read (a lexeme in many jobs, read cold): PostgreSQL answers their searches.
+      for (const l of lexemes) index.keepRare(l, null);
+      return undefined;
     });
+    if (!found) return false;
     if (!found.rows.length || Number(found.rows[0].v) !== index.version) return false;
     const rows = lexemes.map(() => [] as number[]);
     for (const r of found.rows) {
