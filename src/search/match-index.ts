@@ -32,7 +32,17 @@ import {
 } from './match-sets.ts';
 import type { LeftRow, MatchIdentity, MatchRow, PurgedRow } from '../db/match-rows.ts';
 import { parseTsVector, type TsNode } from './match-tsquery.ts';
-import { BitsBuilder, readLexemes, sortedStrings, type Words, wordRows, wordsNeeded } from './match-words.ts';
+import {
+  type Bits,
+  BitsBuilder,
+  countAndPage,
+  readLexemes,
+  sortedStrings,
+  type Words,
+  wordBits,
+  wordRows,
+  wordsNeeded,
+} from './match-words.ts';
 
 /** The filters the index holds (its text queries too); a request with any other is answered by PostgreSQL. */
 const HELD = new Set<keyof JobFilters>([
@@ -42,6 +52,9 @@ const HELD = new Set<keyof JobFilters>([
   'description',
   'description_advanced',
 ]);
+
+/** The filters of a description search alone (select counts and pages it on its bitmap). */
+const WORDS_ONLY = new Set(['description', 'description_advanced']);
 
 /** The filters on values the index keeps: the sets it intersects, the codes it tests row by row. */
 const TESTED_SETS = HELD_SETS.filter(filteredByIndex);
@@ -382,6 +395,7 @@ export class MatchIndex {
     this.dead = dead;
     this.deadCount = dead.reduce((n, d) => n + d, 0);
     this.deadSorted = undefined;
+    this.deadBitmap = undefined;
     this.everyTallies.clear();
     this.everyGroups = undefined;
     this.facetsKept.clear();
@@ -457,9 +471,28 @@ export class MatchIndex {
     limit: number,
     after?: number,
   ): { total: number; rows: RowSet } | undefined {
+    const f = req.filters;
+    // A description search alone: counted and paged on its bitmap, its rows never listed.
+    if (
+      req.words?.length &&
+      !req.text.length &&
+      Object.keys(f).every((k) => WORDS_ONLY.has(k) || f[k as keyof JobFilters] === undefined)
+    ) {
+      const n = this.p.ids.length;
+      const bits = this.p.words && wordBits(req.words, this.p.words, n, this.rare);
+      if (!bits) return undefined;
+      const { total, page } = countAndPage(
+        bits,
+        this.deadBits(),
+        n,
+        after === undefined ? 0 : after + 1,
+        offset,
+        limit,
+      );
+      return { total, rows: page };
+    }
     const c = this.candidates(req);
     if (!c) return undefined;
-    const f = req.filters;
     const perRow =
       f.remote !== undefined ||
       f.has_salary !== undefined ||
@@ -479,6 +512,18 @@ export class MatchIndex {
       else page.push(r);
     }
     return { total: rows.length - this.deadIn(rows), rows: Uint32Array.from(page) };
+  }
+
+  /** The dead rows as a bitmap (made when first wanted after a change). */
+  private deadBitmap: Bits | undefined;
+
+  private deadBits(): Bits {
+    if (!this.deadBitmap) {
+      const bits = new Uint32Array(Math.ceil(this.dead.length / 32));
+      for (let r = 0; r < this.dead.length; r++) if (this.dead[r]) bits[r >>> 5] |= 1 << (r & 31);
+      this.deadBitmap = bits;
+    }
+    return this.deadBitmap;
   }
 
   /** How many of `rows` are dead: each dead row looked up when they are few, else one pass. */
@@ -643,6 +688,7 @@ export class MatchIndex {
       if (r !== undefined && this.dead[r]) expired[r] = NaN;
     }
     this.deadSorted = undefined;
+    this.deadBitmap = undefined;
     this.goneSorted = undefined;
     this.everyTallies.clear();
     this.everyGroups = undefined;

@@ -243,8 +243,11 @@ export function matchWords(node: TsNode, words: Words, rows: number, rare: Rare)
   }
 }
 
-/** The rows of `rows` rows matching every tree, ascending; undefined unless matchWords answers each. */
-export function wordRows(nodes: TsNode[], words: Words, rows: number, rare: Rare): RowSet | undefined {
+/**
+ * The bitmap of the rows matching every tree (bits past the last row may be set: never read them);
+ * undefined unless matchWords answers each. A lone lexeme's is the held bitmap itself: never write to it.
+ */
+export function wordBits(nodes: TsNode[], words: Words, rows: number, rare: Rare): Bits | undefined {
   let acc: Bits | undefined;
   for (const node of nodes) {
     const m = matchWords(node, words, rows, rare);
@@ -256,10 +259,52 @@ export function wordRows(nodes: TsNode[], words: Words, rows: number, rare: Rare
       acc = out;
     }
   }
+  return acc;
+}
+
+/** The rows of `rows` rows matching every tree, ascending; undefined unless matchWords answers each. */
+export function wordRows(nodes: TsNode[], words: Words, rows: number, rare: Rare): RowSet | undefined {
+  const acc = wordBits(nodes, words, rows, rare);
   if (!acc) return undefined;
   const found = bitsToRows(acc);
   // The bits past the last row that a NOT set.
   let end = found.length;
   while (end > 0 && found[end - 1] >= rows) end--;
   return found.subarray(0, end);
+}
+
+/**
+ * Of the rows set in `bits` and not in `dead` (both of `rows` rows), how many there are and the `limit`
+ * from the `offset`-th one at or after row `from`, without listing them all.
+ */
+export function countAndPage(
+  bits: Bits,
+  dead: Bits,
+  rows: number,
+  from: number,
+  offset: number,
+  limit: number,
+): { total: number; page: RowSet } {
+  const words = bitWords(rows);
+  const tail = rows % 32 === 0 ? 0xffffffff : (1 << (rows % 32)) - 1;
+  let total = 0;
+  for (let w = 0; w < words; w++) {
+    let x = bits[w] & ~dead[w];
+    if (w === words - 1) x &= tail;
+    total += popcount(x);
+  }
+  const page: number[] = [];
+  let skip = offset;
+  for (let w = from >>> 5; w < words && page.length < limit; w++) {
+    let x = bits[w] & ~dead[w];
+    if (w === words - 1) x &= tail;
+    if (w === from >>> 5) x &= ~((1 << (from & 31)) - 1);
+    while (x !== 0 && page.length < limit) {
+      const low = x & -x;
+      x ^= low;
+      if (skip > 0) skip--;
+      else page.push(w * 32 + 31 - Math.clz32(low));
+    }
+  }
+  return { total, page: Uint32Array.from(page) };
 }

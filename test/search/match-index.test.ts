@@ -729,6 +729,17 @@ describe('the match index', () => {
       expect(
         await match.ask({ ...everyGrouped, filters, collapse, facets: { names, limit: 5 } }),
       ).toBeDefined();
+    // A description search alone, counted on its bitmap less the dead rows' (asked before and after).
+    const described = { description: parseWebQuery(values.descWords[0]) };
+    expect(
+      await match.ask({
+        version: match.status.version!,
+        filters: described,
+        collapse: false,
+        offset: 0,
+        limit: 10,
+      }),
+    ).toBeDefined();
     const { rowCount } = await db.write.query(
       `UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id IN (
          SELECT j.id FROM jobs j WHERE j.state = 0
@@ -747,6 +758,7 @@ describe('the match index', () => {
       { filters: { country: values.countries.slice(0, 2) }, collapse: false },
       { filters: { skill: values.skills.slice(0, 1) }, collapse: true },
       { filters: { title: parseWebQuery(values.words[0]) }, collapse: false },
+      { filters: described, collapse: false },
     ];
     for (const { filters, collapse } of requests) {
       const req = { filters, collapse, offset: 0, limit: 10 };
