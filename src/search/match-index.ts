@@ -35,12 +35,13 @@ import { parseTsVector, type TsNode } from './match-tsquery.ts';
 import {
   type Bits,
   BitsBuilder,
+  bitsToRows,
   countAndPage,
   readLexemes,
   sortedStrings,
   type Words,
+  rowsIn,
   wordBits,
-  wordRows,
   wordsNeeded,
 } from './match-words.ts';
 
@@ -567,14 +568,16 @@ export class MatchIndex {
       if (!m) return undefined;
       (m.not ? without : sets).push(m.rows);
     }
+    let words: Bits | undefined;
     if (req.words?.length) {
-      const m = this.p.words && wordRows(req.words, this.p.words, this.p.ids.length, this.rare);
-      if (!m) return undefined;
-      sets.push(m);
+      words = this.p.words && wordBits(req.words, this.p.words, this.p.ids.length, this.rare);
+      if (!words) return undefined;
     }
     let rows = sets.length ? intersectAll(sets) : undefined;
     if (without.length) rows ??= this.everyRow();
     for (const w of without) rows = difference(rows!, w);
+    // The words' bitmap tests the rows the other filters left, or is listed when there are none.
+    if (words) rows = rows ? rowsIn(rows, words) : bitsToRows(words, this.p.ids.length);
     rows ??= this.narrowest(f);
     return { rows: this.inPostedBounds(rows, f) };
   }

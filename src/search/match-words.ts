@@ -42,8 +42,8 @@ export class BitsBuilder {
   }
 }
 
-/** The rows of a bitmap, ascending. */
-export function bitsToRows(bits: Bits): RowSet {
+/** The rows of a bitmap below `rows` (all of them when not given), ascending. */
+export function bitsToRows(bits: Bits, rows = bits.length * 32): RowSet {
   let n = 0;
   for (let w = 0; w < bits.length; w++) n += popcount(bits[w]);
   const out = new Uint32Array(n);
@@ -56,7 +56,20 @@ export function bitsToRows(bits: Bits): RowSet {
       x ^= low;
     }
   }
-  return out;
+  // Bits past the last row (a NOT sets them) are not rows.
+  while (k > 0 && out[k - 1] >= rows) k--;
+  return out.subarray(0, k);
+}
+
+/** The rows of `rows` set in `bits`. */
+export function rowsIn(rows: RowSet, bits: Bits): RowSet {
+  const out = new Uint32Array(rows.length);
+  let k = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    if (bits[r >>> 5] & (1 << (r & 31))) out[k++] = r;
+  }
+  return out.subarray(0, k);
 }
 
 function popcount(x: number): number {
@@ -260,17 +273,6 @@ export function wordBits(nodes: TsNode[], words: Words, rows: number, rare: Rare
     }
   }
   return acc;
-}
-
-/** The rows of `rows` rows matching every tree, ascending; undefined unless matchWords answers each. */
-export function wordRows(nodes: TsNode[], words: Words, rows: number, rare: Rare): RowSet | undefined {
-  const acc = wordBits(nodes, words, rows, rare);
-  if (!acc) return undefined;
-  const found = bitsToRows(acc);
-  // The bits past the last row that a NOT set.
-  let end = found.length;
-  while (end > 0 && found[end - 1] >= rows) end--;
-  return found.subarray(0, end);
 }
 
 /**
