@@ -76,7 +76,8 @@ export async function descriptionHeld(params: Record<string, unknown>, ctx: Cost
   if (version === undefined) return false;
   const filters = { description, description_advanced: advanced };
   const probe = { version, filters, collapse: false, offset: 0, limit: 0, probe: true };
-  return (await ctx.match.ask(probe)) !== undefined;
+  // The index is an optimisation: if asking it fails, the request is judged as PostgreSQL's.
+  return (await ctx.match.ask(probe).catch(() => undefined)) !== undefined;
 }
 
 /**

@@ -155,7 +155,7 @@ export function parseTsVector(text: string): [string, number[]][] | undefined {
  * The quoted lexeme at `text[at]` (a quote) as PostgreSQL prints it (a quote doubled, a backslash before
  * a quote or backslash), and where the text goes on after it.
  */
-function readQuoted(text: string, at: number): [string, number] | undefined {
+export function readQuoted(text: string, at: number): [string, number] | undefined {
   let lexeme = '';
   let i = at + 1;
   for (;;) {

@@ -6,7 +6,7 @@
 // its few matches are found quickly, and kept with the index (match.ts); a phrase is PostgreSQL's (no
 // positions are kept). Bit r of a bitmap is row r.
 import { type RowSet, type Strings, StringTable } from './match-sets.ts';
-import type { TsNode } from './match-tsquery.ts';
+import { readQuoted, type TsNode } from './match-tsquery.ts';
 
 /** One bit per row: row r is bit (r & 31) of word r >>> 5. */
 export type Bits = Uint32Array;
@@ -113,22 +113,10 @@ export function readLexemes(text: string, each: (lexeme: string) => void): boole
       lexeme = plain;
       i = end + 1;
     } else {
-      lexeme = '';
-      i++;
-      for (;;) {
-        if (i >= n) return false;
-        const ch = text[i];
-        if (ch === "'") {
-          if (text[i + 1] !== "'") break;
-          lexeme += "'";
-          i += 2;
-        } else if (ch === '\\') {
-          if (i + 1 >= n) return false;
-          lexeme += text[i + 1];
-          i += 2;
-        } else lexeme += text[i++];
-      }
-      i++;
+      // A quote doubled or a backslash: read as the title vectors are.
+      const quoted = readQuoted(text, i);
+      if (!quoted) return false;
+      [lexeme, i] = quoted;
     }
     // Positions and weights of an unstripped vector: not needed.
     if (text[i] === ':') while (i < n && text.charCodeAt(i) !== 32) i++;
@@ -210,14 +198,14 @@ export function wordsNeeded(node: TsNode, words: Words, out: Set<string>): boole
 }
 
 /** Lexemes not held, by lexeme: their rows (read from PostgreSQL, match.ts), or null when too many. */
-export type Rare = ReadonlyMap<string, RowSet | null>;
+type Rare = ReadonlyMap<string, RowSet | null>;
 
 /**
  * The rows of `rows` rows matching the tree, as a bitmap (one of the held ones themselves for a lone
  * lexeme: never write to it); undefined when a lexeme is neither held nor in `rare`, or for a phrase. A
  * NOT sets the rows past the last one too: they are never read.
  */
-export function matchWords(node: TsNode, words: Words, rows: number, rare: Rare): Bits | undefined {
+function matchWords(node: TsNode, words: Words, rows: number, rare: Rare): Bits | undefined {
   switch (node.op) {
     case 'lex': {
       const names = named(words.vocab, node.lexeme, node.prefix);
