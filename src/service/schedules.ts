@@ -51,15 +51,20 @@ export async function runRefresh(db: Db): Promise<void> {
   });
 }
 
-/** Share of the jobs table a load must rewrite before the load itself vacuums it (else autovacuum's turn). */
-const VACUUM_SHARE = 0.01;
+/** Share of the jobs table a load must rewrite to be sizeable: the match index is then saved after it. */
+const SIZEABLE_SHARE = 0.01;
+/**
+ * Share a load must rewrite before it vacuums the table itself: autovacuum's own scale factor (20 %), at
+ * which autovacuum would start at once anyway. A change round (a few percent) leaves its dead rows to
+ * autovacuum, which then takes several rounds in one pass over the indexes instead of one pass each.
+ */
+const VACUUM_SHARE = 0.2;
 
 /**
  * After every load: jobs whose expires_at has passed leave the live population, then counts and
- * coverage, then `VACUUM (ANALYZE)` of the jobs heap. Given the row versions the load wrote
- * (`written`), the refresh runs only when something changed and the vacuum only when they are a sizeable
- * share of the table: a small crawl or a re-load of unchanged postings does not pay a full pass over a
- * million rows. Returns whether the load was that sizeable (and vacuumed).
+ * coverage, then, after a load that rewrote a fifth of the table (a bulk load), `VACUUM (ANALYZE)` of the
+ * jobs heap. Given the row versions the load wrote (`written`), the refresh runs only when something
+ * changed. Returns whether the load was a sizeable share of the table (≥ 1 %).
  * Without `written` (a crawl round) it refreshes and leaves vacuuming to autovacuum.
  */
 export async function afterLoad(db: Db, written?: number): Promise<boolean> {
@@ -70,10 +75,11 @@ export async function afterLoad(db: Db, written?: number): Promise<boolean> {
     "SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'jobs'::regclass",
   );
   // reltuples is -1 before the table's first VACUUM or ANALYZE.
-  if (!(rows[0].n < 0 || written + expired >= VACUUM_SHARE * rows[0].n)) return false;
-  // The heap only: its visibility map is what index-only counts need. The TOAST table's dead chunks
+  const share = rows[0].n < 0 ? 1 : (written + expired) / Math.max(1, rows[0].n);
+  if (share < SIZEABLE_SHARE) return false;
+  // The heap only: its visibility map is what index-only scans need. The TOAST table's dead chunks
   // are autovacuum's (migration 15).
-  await db.write.query('VACUUM (ANALYZE, PROCESS_TOAST false) jobs');
+  if (share >= VACUUM_SHARE) await db.write.query('VACUUM (ANALYZE, PROCESS_TOAST false) jobs');
   return true;
 }
 
