@@ -145,18 +145,15 @@ try {
         say(JSON.stringify({ lines: p.lines, postings_per_s: rate, stages_s: delta }));
         sliceAt = { lines: p.lines, ms: now, stages: { ...stageMs } };
       };
+      let loaded: Awaited<ReturnType<typeof ingestFile>>;
       try {
-        report = (await ingestFile(db, file, onProgress, thread.enrich)) as unknown as Record<
-          string,
-          unknown
-        >;
+        loaded = await ingestFile(db, file, onProgress, thread.enrich);
       } finally {
         await thread.close();
       }
+      report = loaded as unknown as Record<string, unknown>;
       // As the ingest command does (its VACUUM only after a load of a fifth of the table).
-      await timed('after_load', () =>
-        afterLoad(db, writtenBy(report as unknown as Parameters<typeof writtenBy>[0])),
-      );
+      await timed('after_load', () => afterLoad(db, writtenBy(loaded)));
       await db.close();
       const c = process.cpuUsage(selfCpu0);
       loaderCpu = r1((c.user + c.system) / 1e6);
