@@ -88,7 +88,7 @@ const schema = {
     parse: int(0, 3650),
   },
   REFRESH_INTERVAL_S: {
-    doc: 'Period of the jobs_count and coverage refresh',
+    doc: 'Period of the jobs_count refresh',
     default: 900,
     parse: int(1, 86_400),
   },

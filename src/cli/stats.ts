@@ -1,5 +1,5 @@
 // stats: coverage per field over the live jobs, overall and per source.
-import { COVERAGE_KEYS, refreshCoverage } from '../db/stats.ts';
+import { COVERAGE_KEYS, coverage } from '../db/stats.ts';
 import { withDb } from './db.ts';
 import { JobState } from '../model/job-state.ts';
 
@@ -23,7 +23,7 @@ export function coverageTable(rows: Row[], total: Row): string {
 
 export async function run(_args: string[]): Promise<number> {
   return withDb(async (db) => {
-    const overall = await refreshCoverage(db.write);
+    const overall = await coverage(db.write);
     const { rows } = await db.write.query(
       `SELECT source, count(*)::int AS n,
               round(100.0 * count(*) FILTER (WHERE cardinality(country_codes) > 0) / count(*), 1)::float AS country,

@@ -8,6 +8,8 @@ export interface LiveStats {
   companies: number;
   newest: string | null;
   sources: [string, number][];
+  /** coverage_pct of /v1/meta. */
+  coverage: Record<string, number>;
 }
 
 let cache: { version: number; stats: LiveStats } | undefined;
@@ -23,7 +25,7 @@ export async function dataVersion(pool: pg.Pool | pg.PoolClient): Promise<number
 export async function liveStats(pool: pg.Pool): Promise<LiveStats> {
   const version = await dataVersion(pool);
   if (cache && cache.version === version) return cache.stats;
-  const [bySource, companies, newest] = await Promise.all([
+  const [bySource, companies, newest, filled] = await Promise.all([
     pool.query<{ source: string; n: number }>(
       `SELECT source, count(*)::int AS n FROM jobs WHERE state = ${JobState.Live} GROUP BY source ORDER BY n DESC, source`,
     ),
@@ -32,6 +34,7 @@ export async function liveStats(pool: pg.Pool): Promise<LiveStats> {
       `SELECT to_char(max(posted_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS newest
          FROM jobs WHERE state = ${JobState.Live}`,
     ),
+    coverage(pool),
   ]);
   const sources = bySource.rows.map((r) => [r.source, r.n] as [string, number]);
   const stats = {
@@ -39,6 +42,7 @@ export async function liveStats(pool: pg.Pool): Promise<LiveStats> {
     companies: companies.rows[0].n,
     newest: newest.rows[0].newest,
     sources,
+    coverage: filled,
   };
   cache = { version, stats };
   return stats;
@@ -55,34 +59,18 @@ export const COVERAGE_KEYS = [
   'language',
 ] as const;
 
-/** Fill rates in percent over the live jobs, stored for /v1/meta. */
-export async function refreshCoverage(pool: pg.Pool): Promise<Record<string, number>> {
-  const { rows } = await pool.query(
-    `SELECT count(*)::int AS n,
-            count(*) FILTER (WHERE cardinality(country_codes) > 0)::int AS country,
-            count(*) FILTER (WHERE cardinality(skills) > 0)::int AS skills,
-            count(*) FILTER (WHERE work_arrangement IS NOT NULL)::int AS work_arrangement,
-            count(*) FILTER (WHERE seniority IS NOT NULL)::int AS seniority,
-            count(*) FILTER (WHERE cardinality(taxonomies) > 0)::int AS taxonomies,
-            count(*) FILTER (WHERE has_salary)::int AS salary,
-            count(*) FILTER (WHERE cardinality(education) > 0)::int AS education,
-            count(*) FILTER (WHERE language IS NOT NULL)::int AS language
-       FROM jobs WHERE state = ${JobState.Live}`,
-  );
-  const r = rows[0];
-  const coverage: Record<string, number> = {};
-  for (const k of COVERAGE_KEYS) coverage[k] = r.n ? Math.round((1000 * r[k]) / r.n) / 10 : 0;
-  await pool.query(
-    `INSERT INTO dataset_stats (id, coverage, computed_at) VALUES (1, $1, now())
-     ON CONFLICT (id) DO UPDATE SET coverage = EXCLUDED.coverage, computed_at = EXCLUDED.computed_at`,
-    [JSON.stringify(coverage)],
-  );
-  return coverage;
-}
-
-export async function storedCoverage(pool: pg.Pool): Promise<Record<string, number> | undefined> {
-  const { rows } = await pool.query<{ coverage: Record<string, number> }>(
-    'SELECT coverage FROM dataset_stats WHERE id = 1',
-  );
-  return rows[0]?.coverage;
+/**
+ * Fill rates in percent over the live jobs, exact for the snapshot read: the live jobs filling each field
+ * are kept in value_totals by triggers on jobs (migration 29), so nothing is counted here.
+ */
+export async function coverage(pool: pg.Pool): Promise<Record<string, number>> {
+  const { rows } = await pool.query<{ value: string; n: string }>({
+    name: 'coverage',
+    text: "SELECT value, n FROM value_totals WHERE dim = 'filled'",
+  });
+  const filled = new Map(rows.map((r) => [r.value, Number(r.n)]));
+  const n = filled.get('') ?? 0;
+  const pct: Record<string, number> = {};
+  for (const k of COVERAGE_KEYS) pct[k] = n ? Math.round((1000 * (filled.get(k) ?? 0)) / n) / 10 : 0;
+  return pct;
 }

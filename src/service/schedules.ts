@@ -1,12 +1,11 @@
 // Background work inside the service: the expiry schedule, the purge of old expired jobs, the
-// refresh of jobs_count and coverage, and the vacuum of the PostgreSQL limiter's window rows. Each run
+// refresh of jobs_count, and the vacuum of the PostgreSQL limiter's window rows. Each run
 // takes a session advisory lock, so with several processes only one does the work at a time and
 // requests are never blocked.
 import type { Config } from '../config.ts';
 import { refreshJobsCounts } from '../db/companies-write.ts';
 import { purgeExpired } from '../db/jobs-write.ts';
 import type { Db } from '../db/pool.ts';
-import { refreshCoverage } from '../db/stats.ts';
 import { purgeSharedTotals } from '../db/totals-store.ts';
 import { purgeRateHits, vacuumRateHits } from '../db/usage.ts';
 import type { BoardReport, Crawler } from '../ingest/crawl/crawler.ts';
@@ -47,7 +46,6 @@ async function runExpiry(db: Db, config: Config): Promise<void> {
 export async function runRefresh(db: Db): Promise<void> {
   await exclusively(db, REFRESH_LOCK, async () => {
     await refreshJobsCounts(db.write);
-    await refreshCoverage(db.write);
   });
 }
 
@@ -61,8 +59,8 @@ const SIZEABLE_SHARE = 0.01;
 const VACUUM_SHARE = 0.2;
 
 /**
- * After every load: jobs whose expires_at has passed leave the live population, then counts and
- * coverage, then, after a load that rewrote a fifth of the table (a bulk load), `VACUUM (ANALYZE)` of the
+ * After every load: jobs whose expires_at has passed leave the live population, then the companies'
+ * jobs_count (the fill rates of /v1/meta are kept per commit, migration 29), then, after a load that rewrote a fifth of the table (a bulk load), `VACUUM (ANALYZE)` of the
  * jobs heap. Given the row versions the load wrote (`written`), the refresh runs only when something
  * changed. Returns whether the load was a sizeable share of the table (≥ 1 %).
  * Without `written` (a crawl round) it refreshes and leaves vacuuming to autovacuum.
@@ -93,7 +91,7 @@ export const writtenBy = (r: {
 
 /**
  * One crawl round over the boards registry, by one process at a time; undefined when another process
- * is crawling. jobs_count and coverage are refreshed after it, as after every load.
+ * is crawling. jobs_count is refreshed after it, as after every load.
  */
 export async function runCrawl(
   db: Db,

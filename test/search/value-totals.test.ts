@@ -49,6 +49,21 @@ async function recount(): Promise<Record<string, number>> {
     ),
     `SELECT 'salary_irregular', '', count(*) FROM jobs
       WHERE state = 0 AND has_salary AND NOT coalesce(salary_annual_min <= salary_annual_max, false) HAVING count(*) > 0`,
+    // The fill rates of /v1/meta: the live jobs filling each field, and all of them.
+    ...[
+      ['', 'true'],
+      ['country', 'cardinality(country_codes) > 0'],
+      ['skills', 'cardinality(skills) > 0'],
+      ['work_arrangement', 'work_arrangement IS NOT NULL'],
+      ['seniority', 'seniority IS NOT NULL'],
+      ['taxonomies', 'cardinality(taxonomies) > 0'],
+      ['salary', 'has_salary'],
+      ['education', 'cardinality(education) > 0'],
+      ['language', 'language IS NOT NULL'],
+    ].map(
+      ([key, filled]) =>
+        `SELECT 'filled', '${key}', count(*) FROM jobs WHERE state = 0 AND ${filled} HAVING count(*) > 0`,
+    ),
   ];
   const { rows } = await f.db.write.query<{ dim: string; value: string; n: string }>(
     parts.join(' UNION ALL '),

@@ -1,5 +1,5 @@
 // /v1/meta and /v1/health.
-import { liveStats, refreshCoverage, storedCoverage } from '../../db/stats.ts';
+import { liveStats } from '../../db/stats.ts';
 import { limiterHealth } from '../../limiter/limiter.ts';
 import { type Route, route } from './types.ts';
 
@@ -13,14 +13,13 @@ export const metaRoutes: Route[] = [
     response: 'Meta',
     statuses: [401, 429, 500, 503],
     async handle(ctx) {
-      const [stats, stored] = await Promise.all([liveStats(ctx.db.read), storedCoverage(ctx.db.read)]);
-      const coverage = stored ?? (await refreshCoverage(ctx.db.write));
+      const stats = await liveStats(ctx.db.read);
       const body = {
         jobs: stats.jobs,
         companies: stats.companies,
         newest: stats.newest,
         sources: Object.fromEntries(stats.sources),
-        coverage_pct: coverage,
+        coverage_pct: stats.coverage,
         full_text_search: ctx.fullTextSearch,
         version: ctx.version,
       };
