@@ -121,18 +121,21 @@ function matchRow(
   };
 }
 
-/** The share of the live jobs a description lexeme is in, at least, for the index to hold it. */
-export const HELD_WORD_SHARE = 1 / 64;
+/**
+ * The share of the live jobs a description lexeme is in, at least, for the index to hold it as a bitmap
+ * (an eighth of a byte a row) rather than as a packed list of its rows (about a byte a row below it).
+ */
+export const HELD_WORD_SHARE = 1 / 8;
 /** The description lexemes held at most (a bitmap each: 18 MB per 128 at 1.12 million rows). */
 export const HELD_WORDS_MAX = 512;
 /** The live jobs whose lexemes are counted to find the common ones (a sample of a larger table). */
 const WORD_SAMPLE = 20_000;
 
 /**
- * The description lexemes the match index holds as bitmaps (match-words.ts): those in at least
- * HELD_WORD_SHARE of the live jobs, most common first, at most HELD_WORDS_MAX, counted in a fixed
- * sample of job_texts (the live jobs' vectors). Which lexemes are held decides only which searches
- * the index answers, never an answer: a sample is enough.
+ * The description lexemes the match index holds as bitmaps (match-words.ts; every other one as a list of
+ * its rows): those in at least HELD_WORD_SHARE of the live jobs, most common first, at most
+ * HELD_WORDS_MAX, counted in a fixed sample of job_texts (the live jobs' vectors). Which lexemes are
+ * bitmaps decides only the index's size, never an answer: a sample is enough.
  */
 export async function commonWords(pool: pg.Pool): Promise<string[]> {
   return withSnapshot(pool, async (c) => {

@@ -32,7 +32,7 @@ const KINDS = `collapse, offset ≥ ${DEEP_OFFSET}, description search, prefix t
 
 /**
  * What the cost of a search depends on besides its parameters: the index and what is kept, and whether
- * the index holds the request's description searches (descriptionHeld; it holds the common words only).
+ * the index holds the request's description searches (descriptionHeld; it holds every word, not phrases).
  */
 export type CostContext = Pick<SearchContext, 'match' | 'pages' | 'totals' | 'version'> & {
   wordsHeld?: boolean;
@@ -65,8 +65,8 @@ function indexFor(params: Record<string, unknown>, ctx: CostContext): MatchSourc
 }
 
 /**
- * Whether the match index holds the description searches of these parameters, every lexeme of them
- * among the words it keeps (the index is asked, over IPC in a worker); false without such a search.
+ * Whether the match index holds the description searches of these parameters: they have no phrase, and
+ * it holds description words (the index is asked, over IPC in a worker); false without such a search.
  */
 export async function descriptionHeld(params: Record<string, unknown>, ctx: CostContext): Promise<boolean> {
   const description = params.description as string | undefined;

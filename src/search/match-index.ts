@@ -37,12 +37,13 @@ import {
   BitsBuilder,
   bitsToRows,
   countAndPage,
+  doneWords,
+  hasPhrase,
+  PackedRows,
   readLexemes,
-  sortedStrings,
   type Words,
   rowsIn,
   wordBits,
-  wordsNeeded,
 } from './match-words.ts';
 
 /** The filters the index holds (its text queries too); a request with any other is answered by PostgreSQL. */
@@ -83,9 +84,6 @@ export const POS_SPAN = 1024;
  */
 const KEPT_FACET_VALUES = 20;
 const KEPT_FACET_FILTERS = 500;
-/** The rows of description lexemes not held, read from PostgreSQL, kept at most (16 MB). */
-const KEPT_RARE_ROWS = 4_000_000;
-
 /** What a request asks of the index, its text queries parsed (match-tsquery.ts). */
 export interface MatchRequest {
   filters: JobFilters;
@@ -136,10 +134,10 @@ export class MatchIndexBuilder {
   private phrases = true;
   /** False when a title vector could not be read: text queries are then left to PostgreSQL. */
   private text = true;
-  /** The description lexemes held as bitmaps (by their number), and every other one seen. */
+  /** The description lexemes held as bitmaps (by their number), and every other one's rows. */
   private heldWords: Map<string, number>;
   private wordBits: BitsBuilder[];
-  private vocab = new Set<string>();
+  private wordLists = new Map<string, PackedRows>();
   /** False when a row came without its description lexemes: description searches are then PostgreSQL's. */
   private words = true;
 
@@ -196,8 +194,15 @@ export class MatchIndexBuilder {
         r.words !== undefined &&
         readLexemes(r.words, (lexeme) => {
           const k = this.heldWords.get(lexeme);
-          if (k === undefined) this.vocab.add(lexeme);
-          else this.wordBits[k].set(row);
+          if (k !== undefined) this.wordBits[k].set(row);
+          else {
+            let list = this.wordLists.get(lexeme);
+            if (!list) {
+              list = new PackedRows();
+              this.wordLists.set(lexeme, list);
+            }
+            list.push(row);
+          }
         });
       if (!read) this.words = false;
     }
@@ -239,7 +244,7 @@ export class MatchIndexBuilder {
 
   private doneWords(): Words {
     const held = new Map([...this.heldWords].map(([w, k]) => [w, this.wordBits[k].done(this.n)]));
-    return { held, vocab: sortedStrings([...this.vocab, ...held.keys()]) };
+    return doneWords(held, this.wordLists);
   }
 }
 
@@ -407,44 +412,10 @@ export class MatchIndex {
     return [...(this.p.words?.held.keys() ?? [])];
   }
 
-  /**
-   * The description lexemes the trees need that are neither held nor kept (their rows are read from
-   * PostgreSQL, keepRare); undefined when the index cannot answer them (a phrase, no words read, a
-   * lexeme in too many jobs to read).
-   */
-  wordsNeeded(nodes: TsNode[]): string[] | undefined {
-    const words = this.p.words;
-    if (!words) return undefined;
-    const out = new Set<string>();
-    for (const n of nodes) if (!wordsNeeded(n, words, out)) return undefined;
-    // A lexeme in too many jobs to read is PostgreSQL's.
-    if ([...out].some((l) => this.rare.get(l) === null)) return undefined;
-    return [...out].filter((l) => !this.rare.has(l));
+  /** Whether the index answers the description trees: it holds their words, and they have no phrase. */
+  holdsWords(nodes: TsNode[]): boolean {
+    return this.p.words !== undefined && !nodes.some(hasPhrase);
   }
-
-  /** Whether the trees need a lexeme not held (whose kept rows are live ones only: no trend). */
-  needsRare(nodes: TsNode[]): boolean {
-    const out = new Set<string>();
-    return !this.p.words || nodes.some((n) => !wordsNeeded(n, this.p.words!, out)) || out.size > 0;
-  }
-
-  /**
-   * The live rows of a lexeme not held, read from PostgreSQL at this index's version; null: more than a
-   * request reads (its searches are then PostgreSQL's). Kept until the index is replaced (the rows that
-   * leave meanwhile are dead rows, skipped as any), at most KEPT_RARE_ROWS rows in all, oldest out first.
-   */
-  keepRare(lexeme: string, rows: RowSet | null): void {
-    this.rare.set(lexeme, rows);
-    this.rareRows += rows?.length ?? 0;
-    for (const [l, kept] of this.rare) {
-      if (this.rareRows <= KEPT_RARE_ROWS) break;
-      this.rare.delete(l);
-      this.rareRows -= kept?.length ?? 0;
-    }
-  }
-
-  private rare = new Map<string, RowSet | null>();
-  private rareRows = 0;
 
   /** Live rows. */
   get size(): number {
@@ -480,7 +451,7 @@ export class MatchIndex {
       Object.keys(f).every((k) => WORDS_ONLY.has(k) || f[k as keyof JobFilters] === undefined)
     ) {
       const n = this.p.ids.length;
-      const bits = this.p.words && wordBits(req.words, this.p.words, n, this.rare);
+      const bits = this.p.words && wordBits(req.words, this.p.words, n);
       if (!bits) return undefined;
       const { total, page } = countAndPage(
         bits,
@@ -570,7 +541,7 @@ export class MatchIndex {
     }
     let words: Bits | undefined;
     if (req.words?.length) {
-      words = this.p.words && wordBits(req.words, this.p.words, this.p.ids.length, this.rare);
+      words = this.p.words && wordBits(req.words, this.p.words, this.p.ids.length);
       if (!words) return undefined;
     }
     let rows = sets.length ? intersectAll(sets) : undefined;
@@ -1174,7 +1145,7 @@ export class MatchIndex {
    */
   trend(req: MatchRequest, since: number, step: number, until: number): TrendTally | undefined {
     // The rows read of a lexeme not held are live ones: a trend's gone rows need PostgreSQL.
-    if (req.words?.length && this.needsRare(req.words)) return undefined;
+    if (req.words?.length && !this.holdsWords(req.words)) return undefined;
     const c = this.candidates(req);
     if (!c) return undefined;
     const { created, expired } = this.p;
@@ -1366,9 +1337,9 @@ function codeRows(codes: Codes, max: number): CodeRows {
 /**
  * Format of a saved index; a file of another format is not read (2: the dimensions of dimensions.ts; 3: each
  * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at; 5: the
- * description lexemes).
+ * description lexemes; 6: the rows of every description lexeme).
  */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /** Where a saved dimension's sets lie: its values, the end of each one's rows, and the rows. */
 interface SavedSets {
@@ -1444,6 +1415,8 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
       held: [...p.words.held.keys()],
       bits: col(new Uint32Array(0), ...p.words.held.values()),
       vocab: { bytes: col(p.words.vocab.bytes), ends: col(p.words.vocab.ends) },
+      lists: col(p.words.lists),
+      listAt: col(p.words.listAt),
     },
     columns: [] as [string, number, number][],
   };
@@ -1510,7 +1483,13 @@ export function readIndex(bytes: Buffer): MatchIndex {
   };
   const lexemes = header.lexemes && sets(header.lexemes);
   const words = header.words as
-    | { held: string[]; bits: number; vocab: { bytes: number; ends: number } }
+    | {
+        held: string[];
+        bits: number;
+        vocab: { bytes: number; ends: number };
+        lists: number;
+        listAt: number;
+      }
     | undefined;
   const bits = words && (cols[words.bits] as Uint32Array);
   const each = words?.held.length ? bits!.length / words.held.length : 0;
@@ -1540,6 +1519,8 @@ export function readIndex(bytes: Buffer): MatchIndex {
     words: words && {
       held: new Map(words.held.map((w, i) => [w, bits!.subarray(i * each, (i + 1) * each)])),
       vocab: new Strings(cols[words.vocab.bytes] as Uint8Array, cols[words.vocab.ends] as Uint32Array),
+      lists: cols[words.lists] as Uint8Array,
+      listAt: cols[words.listAt] as Uint32Array,
     },
   });
   index.markDead(cols[header.dead] as Uint8Array);

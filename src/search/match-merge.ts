@@ -13,7 +13,7 @@ import {
   type Parts,
 } from './match-index.ts';
 import { type RowSet, Strings } from './match-sets.ts';
-import { bitWords, mergeVocab, remapBits, type Words } from './match-words.ts';
+import { mergeWords } from './match-words.ts';
 
 /** Where the rows of `added` go, and which group of the old index each joins. */
 export interface Placement {
@@ -156,28 +156,6 @@ export function mergeIndexes(old: MatchIndex, added: MatchIndex, at: Placement, 
   });
   index.markDead(column((k) => new Uint8Array(k), old.deadRows, added.deadRows));
   return index;
-}
-
-/**
- * The description lexemes of the merged rows: each held bitmap's kept and added rows renumbered, the two
- * vocabularies as one. None unless both hold them, the added rows with (at least) the same held lexemes.
- */
-function mergeWords(
-  a: Words | undefined,
-  b: Words | undefined,
-  mapA: Int32Array,
-  mapB: Uint32Array,
-  n: number,
-): Words | undefined {
-  if (!a || !b || ![...a.held.keys()].every((w) => b.held.has(w))) return undefined;
-  const held = new Map<string, Uint32Array>();
-  for (const [w, bits] of a.held) {
-    const out = new Uint32Array(bitWords(n));
-    remapBits(bits, mapA, out);
-    remapBits(b.held.get(w)!, mapB, out);
-    held.set(w, out);
-  }
-  return { held, vocab: mergeVocab(a.vocab, b.vocab) };
 }
 
 function mapped(codes: Codes, to: Uint32Array): Uint32Array {

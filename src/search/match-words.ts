@@ -1,9 +1,8 @@
 // The description lexemes the match index holds (of title plus description, the vector jobs.text_tsv
-// holds): the most common ones as a bitmap of rows each, and every lexeme of any row in a sorted
-// vocabulary. A description search whose every lexeme is held, or in no row at all, is answered from the
-// bitmaps: a word most descriptions hold is counted by a few word-wise operations instead of a visit to
-// each of its matches in PostgreSQL. The rows of a rarer lexeme are read from PostgreSQL's index, where
-// its few matches are found quickly, and kept with the index (match.ts); a phrase is PostgreSQL's (no
+// holds), every one of them: the most common as a bitmap of rows each, every other as a packed list of
+// its rows, in a sorted vocabulary. A description search without a phrase is answered from them: a word
+// most descriptions hold is counted by a few word-wise operations instead of a visit to each of its
+// matches in PostgreSQL, and a rarer one costs its own rows, never a read. A phrase is PostgreSQL's (no
 // positions are kept). Bit r of a bitmap is row r.
 import { type RowSet, type Strings, StringTable } from './match-sets.ts';
 import { readQuoted, type TsNode } from './match-tsquery.ts';
@@ -12,10 +11,16 @@ import { readQuoted, type TsNode } from './match-tsquery.ts';
 export type Bits = Uint32Array;
 
 export interface Words {
-  /** The bitmap of each held lexeme (as many words as the index has rows, over 32). */
+  /** The bitmap of each lexeme held as one, the most common (as many words as the index has rows, over 32). */
   held: Map<string, Bits>;
   /** Every lexeme of any row the index holds or held, sorted (UTF-16 order), for prefix terms. */
   vocab: Strings;
+  /**
+   * The rows of every other lexeme, packed (PackedRows): vocabulary entry i's are the bytes
+   * `lists[listAt[i]]` up to `lists[listAt[i + 1]]` (none for one held as a bitmap).
+   */
+  lists: Uint8Array;
+  listAt: Uint32Array;
 }
 
 export const bitWords = (rows: number): number => Math.ceil(rows / 32);
@@ -39,6 +44,81 @@ export class BitsBuilder {
     const out = new Uint32Array(bitWords(rows));
     out.set(this.bits.subarray(0, Math.min(out.length, this.bits.length)));
     return out;
+  }
+}
+
+/**
+ * A lexeme's rows, ascending, as the gaps between them (row minus the previous row minus one; the first
+ * row itself) in 7-bit groups, low first, the high bit set on every byte but a number's last: one byte a
+ * row for a lexeme in more than 1/128 of the rows, a bitmap's eighth of a byte a row only above 1/8.
+ */
+export class PackedRows {
+  private bytes = new Uint8Array(8);
+  private used = 0;
+  private last = -1;
+
+  push(row: number): void {
+    let gap = row - this.last - 1;
+    this.last = row;
+    if (this.used + 5 > this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes.subarray(0, this.used));
+      this.bytes = grown;
+    }
+    while (gap >= 0x80) {
+      this.bytes[this.used++] = (gap & 0x7f) | 0x80;
+      gap >>>= 7;
+    }
+    this.bytes[this.used++] = gap;
+  }
+
+  get length(): number {
+    return this.used;
+  }
+
+  /** Starts another list after this one's bytes: its first row is packed as itself. */
+  restart(): void {
+    this.last = -1;
+  }
+
+  /** Its bytes (a view: copy them before pushing more). */
+  view(): Uint8Array {
+    return this.bytes.subarray(0, this.used);
+  }
+}
+
+/** Each row packed in `bytes[from..to)` (PackedRows), ascending. */
+export function eachPacked(bytes: Uint8Array, from: number, to: number, each: (row: number) => void): void {
+  let row = -1;
+  let i = from;
+  while (i < to) {
+    let gap = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      b = bytes[i++];
+      gap += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    row += gap + 1;
+    each(row);
+  }
+}
+
+/** Sets in `out` the bit of each row packed in `bytes[from..to)`. */
+function orPacked(bytes: Uint8Array, from: number, to: number, out: Bits): void {
+  let row = -1;
+  let i = from;
+  while (i < to) {
+    let b = bytes[i++];
+    let gap = b & 0x7f;
+    // Gaps past 2^28 rows do not occur: an index holds fewer rows.
+    for (let shift = 7; b & 0x80; shift += 7) {
+      b = bytes[i++];
+      gap |= (b & 0x7f) << shift;
+    }
+    row += gap + 1;
+    out[row >>> 5] |= 1 << (row & 31);
   }
 }
 
@@ -125,34 +205,91 @@ export function readLexemes(text: string, each: (lexeme: string) => void): boole
   return true;
 }
 
-/** Strings sorted in UTF-16 order (as `<` compares), each once. */
-export function sortedStrings(strings: Iterable<string>): Strings {
+/**
+ * The words of an index of `rows` rows: the bitmaps of the lexemes held as such, and every other lexeme's
+ * packed rows (in the sorted vocabulary of both).
+ */
+export function doneWords(held: Map<string, Bits>, lists: Map<string, PackedRows>): Words {
+  const vocab = [...new Set([...held.keys(), ...lists.keys()])].sort();
   const t = new StringTable();
-  for (const s of [...new Set(strings)].sort()) t.push(s);
-  return t.done();
+  const listAt = new Uint32Array(vocab.length + 1);
+  let bytes = 0;
+  vocab.forEach((l, i) => {
+    t.push(l);
+    bytes += lists.get(l)?.length ?? 0;
+    listAt[i + 1] = bytes;
+  });
+  const packed = new Uint8Array(bytes);
+  vocab.forEach((l, i) => {
+    const p = lists.get(l);
+    if (p) packed.set(p.view(), listAt[i]);
+  });
+  return { held, vocab: t.done(), lists: packed, listAt };
 }
 
-/** The two sorted vocabularies as one. */
-export function mergeVocab(a: Strings, b: Strings): Strings {
+/**
+ * The words of two indexes merged (match-merge.ts): each bitmap's and each list's kept rows of `a` and
+ * rows of `b` renumbered (`mapA`: -1 for a row taken out), the vocabularies as one. None unless both hold
+ * words, `b` with the same bitmaps.
+ */
+export function mergeWords(
+  a: Words | undefined,
+  b: Words | undefined,
+  mapA: Int32Array,
+  mapB: Uint32Array,
+  n: number,
+): Words | undefined {
+  if (!a || !b || a.held.size !== b.held.size || ![...a.held.keys()].every((w) => b.held.has(w)))
+    return undefined;
+  const held = new Map<string, Bits>();
+  for (const [w, bits] of a.held) {
+    const out = new Uint32Array(bitWords(n));
+    remapBits(bits, mapA, out);
+    remapBits(b.held.get(w)!, mapB, out);
+    held.set(w, out);
+  }
   const t = new StringTable();
+  const ends: number[] = [0];
+  const packed = new PackedRows();
+  // Both sides' rows of one lexeme, renumbered: each side ascending, so merged in one pass.
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const push = (l: string) => {
+    t.push(l);
+    packed.restart();
+    let i = 0;
+    let j = 0;
+    while (i < xs.length || j < ys.length) {
+      if (j >= ys.length || (i < xs.length && xs[i] < ys[j])) packed.push(xs[i++]);
+      else packed.push(ys[j++]);
+    }
+    ends.push(packed.length);
+    xs.length = 0;
+    ys.length = 0;
+  };
+  const fromA = (i: number) =>
+    eachPacked(a.lists, a.listAt[i], a.listAt[i + 1], (r) => {
+      if (mapA[r] >= 0) xs.push(mapA[r]);
+    });
+  const fromB = (j: number) => eachPacked(b.lists, b.listAt[j], b.listAt[j + 1], (r) => ys.push(mapB[r]));
   let i = 0;
   let j = 0;
-  while (i < a.length || j < b.length) {
-    const x = i < a.length ? a.at(i) : undefined;
-    const y = j < b.length ? b.at(j) : undefined;
+  while (i < a.vocab.length || j < b.vocab.length) {
+    const x = i < a.vocab.length ? a.vocab.at(i) : undefined;
+    const y = j < b.vocab.length ? b.vocab.at(j) : undefined;
     if (y === undefined || (x !== undefined && x < y)) {
-      t.push(x!);
-      i++;
+      fromA(i++);
+      push(x!);
     } else if (x === undefined || y < x) {
-      t.push(y);
-      j++;
+      fromB(j++);
+      push(y);
     } else {
-      t.push(x);
-      i++;
-      j++;
+      fromA(i++);
+      fromB(j++);
+      push(x);
     }
   }
-  return t.done();
+  return { held, vocab: t.done(), lists: packed.view().slice(), listAt: Uint32Array.from(ends) };
 }
 
 /** The first position in sorted `vocab` whose lexeme is not below `s`. */
@@ -167,63 +304,53 @@ function lowerBound(vocab: Strings, s: string): number {
   return lo;
 }
 
-/** The lexemes of the vocabulary a term names: itself, or with a prefix every one that starts so. */
-function named(vocab: Strings, lexeme: string, prefix: boolean): string[] {
-  const out: string[] = [];
-  for (let i = lowerBound(vocab, lexeme); i < vocab.length; i++) {
-    const v = vocab.at(i);
-    if (prefix ? !v.startsWith(lexeme) : v !== lexeme) break;
-    out.push(v);
+/** The vocabulary positions [from, to) of the lexemes a term names: itself, or with a prefix every one that starts so. */
+function named(vocab: Strings, lexeme: string, prefix: boolean): [number, number] {
+  const from = lowerBound(vocab, lexeme);
+  let to = from;
+  while (to < vocab.length && (prefix ? vocab.at(to).startsWith(lexeme) : vocab.at(to) === lexeme)) {
+    to++;
+    if (!prefix) break;
   }
-  return out;
+  return [from, to];
 }
 
-/**
- * The lexemes of the tree that are in some row but not held (a prefix term's expansions among them),
- * added to `out`; false when the tree has a phrase (no positions are kept).
- */
-export function wordsNeeded(node: TsNode, words: Words, out: Set<string>): boolean {
+/** Whether the tree has a phrase, which the words cannot answer (no positions are kept). */
+export function hasPhrase(node: TsNode): boolean {
   switch (node.op) {
     case 'lex':
-      for (const l of named(words.vocab, node.lexeme, node.prefix)) if (!words.held.has(l)) out.add(l);
-      return true;
+      return false;
     case 'not':
-      return wordsNeeded(node.arg, words, out);
+      return hasPhrase(node.arg);
     case 'and':
     case 'or':
-      return wordsNeeded(node.left, words, out) && wordsNeeded(node.right, words, out);
+      return hasPhrase(node.left) || hasPhrase(node.right);
     case 'phrase':
-      return false;
+      return true;
   }
 }
-
-/** Lexemes not held, by lexeme: their rows (read from PostgreSQL, match.ts), or null when too many. */
-type Rare = ReadonlyMap<string, RowSet | null>;
 
 /**
  * The rows of `rows` rows matching the tree, as a bitmap (one of the held ones themselves for a lone
- * lexeme: never write to it); undefined when a lexeme is neither held nor in `rare`, or for a phrase. A
- * NOT sets the rows past the last one too: they are never read.
+ * lexeme: never write to it); undefined for a phrase. A NOT sets the rows past the last one too: they are
+ * never read.
  */
-function matchWords(node: TsNode, words: Words, rows: number, rare: Rare): Bits | undefined {
+function matchWords(node: TsNode, words: Words, rows: number): Bits | undefined {
   switch (node.op) {
     case 'lex': {
-      const names = named(words.vocab, node.lexeme, node.prefix);
-      if (names.length === 1 && words.held.has(names[0])) return words.held.get(names[0]);
+      const [from, to] = named(words.vocab, node.lexeme, node.prefix);
+      const lone = to - from === 1 ? words.held.get(words.vocab.at(from)) : undefined;
+      if (lone) return lone;
       const out = new Uint32Array(bitWords(rows));
-      for (const l of names) {
-        const b = words.held.get(l);
+      for (let i = from; i < to; i++) {
+        const b = words.listAt[i] === words.listAt[i + 1] ? words.held.get(words.vocab.at(i)) : undefined;
         if (b) for (let w = 0; w < out.length; w++) out[w] |= b[w];
-        else {
-          const found = rare.get(l);
-          if (!found) return undefined;
-          for (const r of found) out[r >>> 5] |= 1 << (r & 31);
-        }
+        else orPacked(words.lists, words.listAt[i], words.listAt[i + 1], out);
       }
       return out;
     }
     case 'not': {
-      const a = matchWords(node.arg, words, rows, rare);
+      const a = matchWords(node.arg, words, rows);
       if (!a) return undefined;
       const out = new Uint32Array(a.length);
       for (let w = 0; w < out.length; w++) out[w] = ~a[w];
@@ -231,8 +358,8 @@ function matchWords(node: TsNode, words: Words, rows: number, rare: Rare): Bits 
     }
     case 'and':
     case 'or': {
-      const a = matchWords(node.left, words, rows, rare);
-      const b = a && matchWords(node.right, words, rows, rare);
+      const a = matchWords(node.left, words, rows);
+      const b = a && matchWords(node.right, words, rows);
       if (!a || !b) return undefined;
       const out = new Uint32Array(a.length);
       if (node.op === 'and') for (let w = 0; w < out.length; w++) out[w] = a[w] & b[w];
@@ -248,10 +375,10 @@ function matchWords(node: TsNode, words: Words, rows: number, rare: Rare): Bits 
  * The bitmap of the rows matching every tree (bits past the last row may be set: never read them);
  * undefined unless matchWords answers each. A lone lexeme's is the held bitmap itself: never write to it.
  */
-export function wordBits(nodes: TsNode[], words: Words, rows: number, rare: Rare): Bits | undefined {
+export function wordBits(nodes: TsNode[], words: Words, rows: number): Bits | undefined {
   let acc: Bits | undefined;
   for (const node of nodes) {
-    const m = matchWords(node, words, rows, rare);
+    const m = matchWords(node, words, rows);
     if (!m) return undefined;
     if (!acc) acc = m;
     else {

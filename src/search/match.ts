@@ -13,7 +13,6 @@ import {
   readMatchRows,
   readWrittenSince,
 } from '../db/match-rows.ts';
-import { withSnapshot } from '../db/pool.ts';
 import { dataVersion } from '../db/stats.ts';
 import { HELD_CODES, HELD_SETS, type JobFilters } from './dimensions.ts';
 import {
@@ -88,15 +87,6 @@ export interface Built {
 }
 
 export type IndexBuilder = () => Promise<Built>;
-
-/** Lexemes not held whose rows a request reads at most, and rows of each. */
-const RARE_LEXEMES = 64;
-const RARE_ROWS = 50_000;
-/** How long a request's read of such rows may take (ms): longer, and they are PostgreSQL's searches. */
-const RARE_READ_MS = 1000;
-
-/** One lexeme as a tsquery's text, read as it stands (no stemming): quoted, quotes and backslashes escaped. */
-const tsqueryOf = (lexeme: string) => `'${lexeme.replace(/['\\]/g, (c) => `\\${c}`)}'`;
 
 /** The columns the index reads. */
 const HELD = [...HELD_SETS, ...HELD_CODES].map((d) => ({
@@ -356,15 +346,8 @@ export class MatchService implements MatchSource {
     if (!words) return undefined;
     // The index may have been carried to a newer version while the text was read: matched only at q's.
     if (index !== this.index || index.version !== q.version) return undefined;
-    if (words.length) {
-      // Lexemes not held: their rows read from PostgreSQL (a trend's gone rows are not among them).
-      const need = index.wordsNeeded(words);
-      if (!need || (q.trend && index.needsRare(words))) return undefined;
-      // Rows still to read are PostgreSQL work: the gate's (the request then reads them in its slot).
-      if (q.probe) return need.length ? undefined : { total: 0, ids: [] };
-      if (need.length && !(await this.readRare(index, need))) return undefined;
-      if (index !== this.index) return undefined;
-    }
+    // A phrase in a description search is PostgreSQL's (the index keeps no positions of words).
+    if (words.length && !index.holdsWords(words)) return undefined;
     if (q.probe) return { total: 0, ids: [] };
     const request = { filters: q.filters, text, words };
     // Analytics of the matches instead of a page.
@@ -408,45 +391,6 @@ export class MatchService implements MatchSource {
     }
     const s = index.select(request, q.offset, q.limit, after);
     return s && { total: s.total, ids: index.ids(s.rows) };
-  }
-
-  /**
-   * Reads the live rows of description lexemes the index does not hold from PostgreSQL's index of
-   * `job_texts`, at the index's version, and keeps them with the index: whether each was read (false
-   * when the database has moved on, a lexeme is in more than RARE_ROWS jobs, the read took longer than
-   * RARE_READ_MS, or too many are asked).
-   */
-  private async readRare(index: MatchIndex, lexemes: string[]): Promise<boolean> {
-    if (lexemes.length > RARE_LEXEMES) return false;
-    const found = await withSnapshot(this.pool, async (c) => {
-      // PostgreSQL does not cost reading the vectors: it would read every one rather than its index.
-      await c.query('SET LOCAL enable_seqscan = off');
-      await c.query(`SET LOCAL statement_timeout = ${RARE_READ_MS}`);
-      // The ids alone: the index finds their rows (reading each job's posting time would visit jobs).
-      return c.query<{ v: string; k: string; id: string | null }>(
-        `SELECT (SELECT version FROM data_version WHERE id = 1)::text AS v, q.k::text AS k, m.id
-           FROM unnest($1::tsquery[]) WITH ORDINALITY AS q(q, k)
-           LEFT JOIN LATERAL (SELECT t.id FROM job_texts t WHERE t.text_tsv @@ q.q LIMIT $2) m ON true`,
-        [lexemes.map(tsqueryOf), RARE_ROWS + 1],
-      );
-    }).catch((err: { code?: string }) => {
-      if (err.code !== '57014') throw err;
-      // Too long to read (a lexeme in many jobs, read cold): PostgreSQL answers their searches.
-      for (const l of lexemes) index.keepRare(l, null);
-      return undefined;
-    });
-    if (!found) return false;
-    if (!found.rows.length || Number(found.rows[0].v) !== index.version) return false;
-    const rows = lexemes.map(() => [] as number[]);
-    for (const r of found.rows) {
-      if (r.id === null) continue;
-      const row = index.liveRowOf(r.id);
-      if (row === undefined) return false;
-      rows[Number(r.k) - 1].push(row);
-    }
-    for (const [k, l] of lexemes.entries())
-      index.keepRare(l, rows[k].length > RARE_ROWS ? null : Uint32Array.from(rows[k]).sort());
-    return rows.every((r) => r.length <= RARE_ROWS);
   }
 
   /** The trees of the text queries given; undefined when one is not held. */

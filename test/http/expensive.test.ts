@@ -137,13 +137,15 @@ describe('what is expensive, by cost (with the match index)', () => {
 });
 
 describe('description searches (with the match index)', () => {
-  it('are not expensive when the index holds every word of them, and are when it does not', async () => {
+  it('are not expensive when the index holds their words, as bitmaps or lists, and are with a phrase', async () => {
     const held = words;
+    // Two words as bitmaps, every other one as a list of its rows.
     const match = few;
     const cases = [
       [{ description: `'${held[0]}'` }, true],
       [{ description_advanced: `'${held[0]}' & !'${held[1]}'`, country: ['US'] }, true],
-      [{ description: `'${held[0]}' & '${held[2]}'` }, false],
+      [{ description: `'${held[0]}' & '${held[2]}'` }, true],
+      [{ description_advanced: `'${held[3].slice(0, 3)}':* | 'zzqxv'` }, true],
       // No positions are kept of descriptions: a phrase is PostgreSQL's.
       [{ description: `'${held[0]}' <-> '${held[1]}'` }, false],
       [{ country: ['US'] }, false],
@@ -266,7 +268,7 @@ describe('the gate in the service', () => {
     expect(t.app.expensive.stats).toEqual({ running: 0, waiting: 0 });
   });
 
-  it('with the match index, collapse, prefix terms and its description words take no slot; other descriptions do', async () => {
+  it('with the match index, collapse, prefix terms and description words take no slot; phrases do', async () => {
     const app: App = await buildApp({
       ctx: {
         db: t.db.forService(),
@@ -283,12 +285,13 @@ describe('the gate in the service', () => {
     const unlock = await lockJobs();
     let held: Promise<{ statusCode: number }> | undefined;
     try {
-      // Words the index does not hold: PostgreSQL's, in a slot.
-      held = get(`/v1/jobs/count?description=${words[2]}`);
+      // A phrase (the index keeps no positions of words): PostgreSQL's, in a slot.
+      held = get(`/v1/jobs/count?description=${encodeURIComponent(`"${words[2]} ${words[3]}"`)}`);
       await until('one held', async () => app.expensive.stats.running === 1 && (await blockedOnLock()) === 1);
-      expect((await get(`/v1/jobs/count?description=${words[3]}`)).statusCode).toBe(429);
-      // Words it holds, and words of no description: counted in the index.
-      for (const description of [words[0], `${words[0]} -${words[1]}`, 'zzqxv'])
+      const phrase = `"${words[3]} ${words[2]}"`;
+      expect((await get(`/v1/jobs/count?description=${encodeURIComponent(phrase)}`)).statusCode).toBe(429);
+      // Words, as bitmaps or as lists of rows, and words of no description: counted in the index.
+      for (const description of [words[0], `${words[0]} -${words[1]}`, words[3], 'zzqxv'])
         expect((await get(`/v1/jobs/count?description=${encodeURIComponent(description)}`)).statusCode).toBe(
           200,
         );
