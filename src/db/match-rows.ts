@@ -46,6 +46,9 @@ export async function readMatchRows(
 ): Promise<number> {
   const { own, company } = split(held);
   return withSnapshot(pool, async (c) => {
+    // A build's statements: each FETCH of the cursor is one, and right after a cluster start its rows are
+    // read from disk; a request's statement timeout would end the whole build for one slow batch.
+    await c.query('SET LOCAL statement_timeout = 0');
     const { rows } = await c.query<{ version: string }>('SELECT version FROM data_version WHERE id = 1');
     // The companies' values apart: joined in the cursor, PostgreSQL would sort every row instead of
     // reading the sort index in order.
@@ -56,7 +59,6 @@ export async function readMatchRows(
       const found = await c.query(`SELECT slug, ${cols} FROM companies WHERE ${any}`);
       for (const r of found.rows) companies.set(r.slug, r);
     }
-    // A cursor has no statement timeout of its own: each FETCH is a statement.
     const columns = rowColumns(own);
     // The live jobs in the order of their sort index, merged with the gone ones (a retention's worth)
     // sorted apart: each branch ordered is what makes PostgreSQL merge them (a Merge Append) instead of
@@ -189,6 +191,8 @@ export async function readWrittenSince(
 ): Promise<Written | undefined> {
   const { own, company } = split(held);
   return withSnapshot(pool, async (c) => {
+    // A carry's statements, as a build's (readMatchRows).
+    await c.query('SET LOCAL statement_timeout = 0');
     const head = await c.query<{ version: string; ok: boolean; n: number }>(
       `WITH cur AS (SELECT version FROM data_version WHERE id = 1),
             ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > $1 AND c.version <= cur.version)

@@ -17,7 +17,7 @@ import { FACET_DIMENSIONS } from '../../src/search/dimensions.ts';
 import { computeFacets } from '../../src/search/facets.ts';
 import { compileFilters, type JobFilters } from '../../src/search/filters.ts';
 import { raw, sql } from '../../src/search/sql.ts';
-import type pg from 'pg';
+import pg from 'pg';
 import { countJobs, matchStats, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
 import { buildIndex, MatchService } from '../../src/search/match.ts';
 import { MatchIndexBuilder, printedMicros, top } from '../../src/search/match-index.ts';
@@ -565,6 +565,19 @@ describe('the match index', () => {
       }
     }
     expect(matched).toBeGreaterThan(100);
+  });
+
+  it('is built through a pool whose statement timeout is shorter than reading its rows (a build has none)', async () => {
+    const hasty = new pg.Pool({ connectionString: db.url, statement_timeout: 1 });
+    try {
+      // Reading the rows with their vectors takes longer than the timeout: a request's statement ends.
+      await expect(hasty.query('SELECT strip(text_tsv)::text AS w FROM jobs')).rejects.toThrow(/timeout/);
+      const index = await buildIndex(hasty, match.current!.heldWords);
+      expect(index.size).toBe(match.current!.size);
+      expect(index.version).toBe(match.status.version);
+    } finally {
+      await hasty.end();
+    }
   });
 
   it('built in a child process (as the service builds it), answers as built here', async () => {
