@@ -257,13 +257,6 @@ function salary(x: number | null): number {
   return Number.isNaN(x) ? Infinity : x;
 }
 
-/** FNV-1a over bytes[from..to). */
-function hashBytes(bytes: Uint8Array, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
-  return h >>> 0;
-}
-
 function code(codes: Map<string, number>, value: string | null | undefined): number {
   if (value === null || value === undefined) return 0;
   let c = codes.get(value);
@@ -1211,32 +1204,6 @@ export class MatchIndex {
   /** The id of each row of a page of matches. */
   ids(rows: RowSet): string[] {
     return Array.from(rows, (r) => this.p.ids.at(r));
-  }
-
-  /** Rows by a hash of their id, open addressing (made at the first look-up: 8 MB at a million rows). */
-  private byId: Uint32Array | undefined;
-
-  /** The live row of a job, found by its id alone (rows of lexemes read from PostgreSQL, match.ts). */
-  liveRowOf(id: string): number | undefined {
-    const { ids } = this.p;
-    if (!this.byId) {
-      const slots = new Uint32Array(2 ** Math.ceil(Math.log2(ids.length * 2 + 2)));
-      const mask = slots.length - 1;
-      for (let r = 0; r < ids.length; r++) {
-        let at = hashBytes(ids.bytes, r === 0 ? 0 : ids.ends[r - 1], ids.ends[r]) & mask;
-        while (slots[at] !== 0) at = (at + 1) & mask;
-        slots[at] = r + 1;
-      }
-      this.byId = slots;
-    }
-    const slots = this.byId;
-    const mask = slots.length - 1;
-    const bytes = Buffer.from(id);
-    for (let at = hashBytes(bytes, 0, bytes.length) & mask; slots[at] !== 0; at = (at + 1) & mask) {
-      const r = slots[at] - 1;
-      if (!this.dead[r] && ids.at(r) === id) return r;
-    }
-    return undefined;
   }
 
   /**

@@ -12,8 +12,8 @@ import {
   POS_SPAN,
   type Parts,
 } from './match-index.ts';
-import { type RowSet, Strings } from './match-sets.ts';
-import { mergeWords } from './match-words.ts';
+import { type RowSet, Strings, StringTable } from './match-sets.ts';
+import { bitWords, PackedRows, remapBits, unpackRows, type Words } from './match-words.ts';
 
 /** Where the rows of `added` go, and which group of the old index each joins. */
 export interface Placement {
@@ -156,6 +156,48 @@ export function mergeIndexes(old: MatchIndex, added: MatchIndex, at: Placement, 
   });
   index.markDead(column((k) => new Uint8Array(k), old.deadRows, added.deadRows));
   return index;
+}
+
+/**
+ * The description lexemes of the merged rows: each bitmap's and each list's kept rows of `a` and rows of
+ * `b` renumbered, the vocabularies as one. None unless both hold them, `b` with the same bitmaps.
+ */
+export function mergeWords(
+  a: Words | undefined,
+  b: Words | undefined,
+  mapA: Int32Array,
+  mapB: Uint32Array,
+  n: number,
+): Words | undefined {
+  if (!a || !b || a.held.size !== b.held.size || ![...a.held.keys()].every((w) => b.held.has(w)))
+    return undefined;
+  const held = new Map<string, Uint32Array>();
+  for (const [w, bits] of a.held) {
+    const out = new Uint32Array(bitWords(n));
+    remapBits(bits, mapA, out);
+    remapBits(b.held.get(w)!, mapB, out);
+    held.set(w, out);
+  }
+  const vocab = new StringTable();
+  const listAt: number[] = [0];
+  const lists = new PackedRows();
+  const list = (w: Words, i: number) => unpackRows(w.lists, w.listAt[i], w.listAt[i + 1]);
+  const push = (lexeme: string, x: RowSet | undefined, y: RowSet | undefined) => {
+    vocab.push(lexeme);
+    lists.restart();
+    for (const r of mergeRows(x, y, mapA, mapB)) lists.push(r);
+    listAt.push(lists.length);
+  };
+  let i = 0;
+  let j = 0;
+  while (i < a.vocab.length || j < b.vocab.length) {
+    const x = i < a.vocab.length ? a.vocab.at(i) : undefined;
+    const y = j < b.vocab.length ? b.vocab.at(j) : undefined;
+    if (y === undefined || (x !== undefined && x < y)) push(x!, list(a, i++), undefined);
+    else if (x === undefined || y < x) push(y, undefined, list(b, j++));
+    else push(x, list(a, i++), list(b, j++));
+  }
+  return { held, vocab: vocab.done(), lists: lists.view().slice(), listAt: Uint32Array.from(listAt) };
 }
 
 function mapped(codes: Codes, to: Uint32Array): Uint32Array {

@@ -92,34 +92,23 @@ export function eachPacked(bytes: Uint8Array, from: number, to: number, each: (r
   let row = -1;
   let i = from;
   while (i < to) {
-    let gap = 0;
-    let shift = 0;
-    let b: number;
-    do {
-      b = bytes[i++];
-      gap += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (b & 0x80);
-    row += gap + 1;
-    each(row);
-  }
-}
-
-/** Sets in `out` the bit of each row packed in `bytes[from..to)`. */
-function orPacked(bytes: Uint8Array, from: number, to: number, out: Bits): void {
-  let row = -1;
-  let i = from;
-  while (i < to) {
     let b = bytes[i++];
     let gap = b & 0x7f;
-    // Gaps past 2^28 rows do not occur: an index holds fewer rows.
+    // Four groups hold any gap below 2^28 rows: more than an index holds.
     for (let shift = 7; b & 0x80; shift += 7) {
       b = bytes[i++];
       gap |= (b & 0x7f) << shift;
     }
     row += gap + 1;
-    out[row >>> 5] |= 1 << (row & 31);
+    each(row);
   }
+}
+
+/** The rows packed in `bytes[from..to)` (PackedRows), ascending. */
+export function unpackRows(bytes: Uint8Array, from: number, to: number): RowSet {
+  const out: number[] = [];
+  eachPacked(bytes, from, to, (r) => out.push(r));
+  return Uint32Array.from(out);
 }
 
 /** The rows of a bitmap below `rows` (all of them when not given), ascending. */
@@ -205,10 +194,7 @@ export function readLexemes(text: string, each: (lexeme: string) => void): boole
   return true;
 }
 
-/**
- * The words of an index of `rows` rows: the bitmaps of the lexemes held as such, and every other lexeme's
- * packed rows (in the sorted vocabulary of both).
- */
+/** The words of an index: the bitmaps of the lexemes held as such, and every other lexeme's packed rows. */
 export function doneWords(held: Map<string, Bits>, lists: Map<string, PackedRows>): Words {
   const vocab = [...new Set([...held.keys(), ...lists.keys()])].sort();
   const t = new StringTable();
@@ -225,71 +211,6 @@ export function doneWords(held: Map<string, Bits>, lists: Map<string, PackedRows
     if (p) packed.set(p.view(), listAt[i]);
   });
   return { held, vocab: t.done(), lists: packed, listAt };
-}
-
-/**
- * The words of two indexes merged (match-merge.ts): each bitmap's and each list's kept rows of `a` and
- * rows of `b` renumbered (`mapA`: -1 for a row taken out), the vocabularies as one. None unless both hold
- * words, `b` with the same bitmaps.
- */
-export function mergeWords(
-  a: Words | undefined,
-  b: Words | undefined,
-  mapA: Int32Array,
-  mapB: Uint32Array,
-  n: number,
-): Words | undefined {
-  if (!a || !b || a.held.size !== b.held.size || ![...a.held.keys()].every((w) => b.held.has(w)))
-    return undefined;
-  const held = new Map<string, Bits>();
-  for (const [w, bits] of a.held) {
-    const out = new Uint32Array(bitWords(n));
-    remapBits(bits, mapA, out);
-    remapBits(b.held.get(w)!, mapB, out);
-    held.set(w, out);
-  }
-  const t = new StringTable();
-  const ends: number[] = [0];
-  const packed = new PackedRows();
-  // Both sides' rows of one lexeme, renumbered: each side ascending, so merged in one pass.
-  const xs: number[] = [];
-  const ys: number[] = [];
-  const push = (l: string) => {
-    t.push(l);
-    packed.restart();
-    let i = 0;
-    let j = 0;
-    while (i < xs.length || j < ys.length) {
-      if (j >= ys.length || (i < xs.length && xs[i] < ys[j])) packed.push(xs[i++]);
-      else packed.push(ys[j++]);
-    }
-    ends.push(packed.length);
-    xs.length = 0;
-    ys.length = 0;
-  };
-  const fromA = (i: number) =>
-    eachPacked(a.lists, a.listAt[i], a.listAt[i + 1], (r) => {
-      if (mapA[r] >= 0) xs.push(mapA[r]);
-    });
-  const fromB = (j: number) => eachPacked(b.lists, b.listAt[j], b.listAt[j + 1], (r) => ys.push(mapB[r]));
-  let i = 0;
-  let j = 0;
-  while (i < a.vocab.length || j < b.vocab.length) {
-    const x = i < a.vocab.length ? a.vocab.at(i) : undefined;
-    const y = j < b.vocab.length ? b.vocab.at(j) : undefined;
-    if (y === undefined || (x !== undefined && x < y)) {
-      fromA(i++);
-      push(x!);
-    } else if (x === undefined || y < x) {
-      fromB(j++);
-      push(y);
-    } else {
-      fromA(i++);
-      fromB(j++);
-      push(x);
-    }
-  }
-  return { held, vocab: t.done(), lists: packed.view().slice(), listAt: Uint32Array.from(ends) };
 }
 
 /** The first position in sorted `vocab` whose lexeme is not below `s`. */
@@ -345,7 +266,10 @@ function matchWords(node: TsNode, words: Words, rows: number): Bits | undefined 
       for (let i = from; i < to; i++) {
         const b = words.listAt[i] === words.listAt[i + 1] ? words.held.get(words.vocab.at(i)) : undefined;
         if (b) for (let w = 0; w < out.length; w++) out[w] |= b[w];
-        else orPacked(words.lists, words.listAt[i], words.listAt[i + 1], out);
+        else
+          eachPacked(words.lists, words.listAt[i], words.listAt[i + 1], (r) => {
+            out[r >>> 5] |= 1 << (r & 31);
+          });
       }
       return out;
     }

@@ -6,11 +6,11 @@ import {
   BitsBuilder,
   doneWords,
   eachPacked,
-  mergeWords,
   PackedRows,
   type Words,
   wordBits,
 } from '../../src/search/match-words.ts';
+import { mergeWords } from '../../src/search/match-merge.ts';
 
 const rowsOf = (w: Words, lexeme: string): number[] => {
   const out: number[] = [];
