@@ -961,13 +961,13 @@ export class MatchIndex {
       // Row by row through each row's values: a count per value by intersection would merge the matches
       // with every value's rows (300 skills × 80,000 matches: 526 ms against 25 for roaring bitmaps,
       // on a loaded machine); a row's values are a handful.
-      const { starts, codes, values } = this.valuesByRow(name, sets);
+      const { base, off, codes, values } = this.valuesByRow(name, sets);
       const n = new Uint32Array(values.length);
       let missing = 0;
       for (let i = 0; i < rows.length; i++) {
         const r = rows[i];
-        const from = starts[r];
-        const to = starts[r + 1];
+        const from = base[r >> ROW_BLOCK] + off[r];
+        const to = base[(r + 1) >> ROW_BLOCK] + off[r + 1];
         if (from === to) missing++;
         for (let j = from; j < to; j++) n[codes[j]]++;
       }
@@ -1031,16 +1031,17 @@ export class MatchIndex {
     let missing = 0;
     // One loop per kind of dimension, each test written out (a call per value costs as much as the count).
     if (sets) {
-      const { starts, codes, values } = this.valuesByRow(name, sets);
+      const { base, off, codes, values } = this.valuesByRow(name, sets);
       const n = new Uint32Array(values.length);
       const last = new Int32Array(values.length).fill(-1);
       for (let k = 0; k < groups; k++) {
         let none = false;
         for (let i = groupStarts[k]; i < groupStarts[k + 1]; i++) {
           const r = rows[i];
-          const to = starts[r + 1];
-          if (starts[r] === to) none = true;
-          for (let j = starts[r]; j < to; j++) {
+          const from = base[r >> ROW_BLOCK] + off[r];
+          const to = base[(r + 1) >> ROW_BLOCK] + off[r + 1];
+          if (from === to) none = true;
+          for (let j = from; j < to; j++) {
             const c = codes[j];
             if (last[c] !== k) {
               last[c] = k;
@@ -1176,27 +1177,27 @@ export class MatchIndex {
   }
 
   /** Each row's values of a dimension held as sets, by code, made when its facet is first asked for. */
-  private byRow = new Map<string, { starts: Uint32Array; codes: Codes; values: string[] }>();
+  private byRow = new Map<string, RowStarts & { codes: Codes; values: string[] }>();
 
   private valuesByRow(name: string, sets: Map<string, RowSet>) {
     let made = this.byRow.get(name);
     if (made) return made;
     const n = this.p.ids.length;
     const values = [...sets.keys()];
-    const starts = new Uint32Array(n + 1);
-    for (const set of sets.values()) for (const r of set) starts[r + 1]++;
-    for (let r = 0; r < n; r++) starts[r + 1] += starts[r];
-    const at = starts.slice(0, n);
+    const at = new Uint32Array(n + 1);
+    for (const set of sets.values()) for (const r of set) at[r + 1]++;
+    for (let r = 0; r < n; r++) at[r + 1] += at[r];
+    const starts = rowStarts(at);
     const codes =
       values.length < 2 ** 8
-        ? new Uint8Array(starts[n])
+        ? new Uint8Array(at[n])
         : values.length < 2 ** 16
-          ? new Uint16Array(starts[n])
-          : new Uint32Array(starts[n]);
+          ? new Uint16Array(at[n])
+          : new Uint32Array(at[n]);
     values.forEach((v, c) => {
       for (const r of sets.get(v)!) codes[at[r]++] = c;
     });
-    made = { starts, codes, values };
+    made = { ...starts, codes, values };
     this.byRow.set(name, made);
     return made;
   }
@@ -1283,6 +1284,38 @@ function wanted(known: Map<string, number>, values: string[]): Uint8Array {
     if (c !== undefined) t[c] = 1;
   }
   return t;
+}
+
+/** Rows per block of a RowStarts: 2^4. */
+const ROW_BLOCK = 4;
+
+/**
+ * Where each row's values start in a list of them (row r's are [start(r), start(r + 1))), kept as a
+ * 32-bit start per block of 16 rows and each row's offset from its block's start, in a byte where every
+ * block holds fewer than 256 values: start(r) = base[r >> 4] + off[r]. 1.25 bytes a row instead of 4 (2.25
+ * for the dimensions of many values a row): the faceted dimensions' rows of a million jobs in ~25 MB less.
+ */
+interface RowStarts {
+  base: Uint32Array;
+  off: Uint8Array | Uint16Array | Uint32Array;
+}
+
+/** `starts` (n + 1 ascending starts, the last the end) as RowStarts. */
+export function rowStarts(starts: Uint32Array): RowStarts {
+  const base = new Uint32Array((starts.length >> ROW_BLOCK) + 1);
+  let widest = 0;
+  for (let r = 0; r < starts.length; r++) {
+    if ((r & ((1 << ROW_BLOCK) - 1)) === 0) base[r >> ROW_BLOCK] = starts[r];
+    widest = Math.max(widest, starts[r] - base[r >> ROW_BLOCK]);
+  }
+  const off =
+    widest < 2 ** 8
+      ? new Uint8Array(starts.length)
+      : widest < 2 ** 16
+        ? new Uint16Array(starts.length)
+        : new Uint32Array(starts.length);
+  for (let r = 0; r < starts.length; r++) off[r] = starts[r] - base[r >> ROW_BLOCK];
+  return { base, off };
 }
 
 /** The rows of every code (0, no value, left out), in ascending order: code c's are rows[starts[c]..starts[c + 1]]. */
