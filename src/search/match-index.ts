@@ -32,6 +32,7 @@ import {
 } from './match-sets.ts';
 import type { LeftRow, MatchIdentity, MatchRow, PurgedRow } from '../db/match-rows.ts';
 import { parseTsVector, type TsNode } from './match-tsquery.ts';
+import { ValueSets } from './match-value-sets.ts';
 import {
   type Bits,
   BitsBuilder,
@@ -223,7 +224,7 @@ export class MatchIndexBuilder {
       flags: Uint8Array.from(this.flags.done()),
       salMin: narrowFloats(this.salMin.done()),
       salMax: narrowFloats(this.salMax.done()),
-      sets: Object.fromEntries(HELD_SETS.map((d, i) => [d.name, done(this.sets[i])])),
+      sets: Object.fromEntries(HELD_SETS.map((d, i) => [d.name, ValueSets.of(done(this.sets[i]), this.n)])),
       none: Object.fromEntries(HELD_SETS.map((d, i) => [d.name, this.none[i].done()])),
       codes: Object.fromEntries(
         HELD_CODES.map((d, i) => {
@@ -297,7 +298,7 @@ export interface Parts {
   salMin: Float64Array | Float32Array;
   salMax: Float64Array | Float32Array;
   /** By name, of the dimensions held as sets: the rows of each value, and the rows with no value. */
-  sets: Record<string, Map<string, RowSet>>;
+  sets: Record<string, ValueSets>;
   none: Record<string, RowSet>;
   /** By name, of the dimensions held as codes: a code per row (0: no value), as few bytes as they need. */
   codes: Record<string, CodeColumn>;
@@ -953,9 +954,7 @@ export class MatchIndex {
     const sets = this.p.sets[name];
     if (sets && every) {
       // A value's count among every row is its set's length.
-      const values = [...sets.keys()];
-      const n = Uint32Array.from(values, (v) => sets.get(v)!.length);
-      return { values, n, missing: this.p.none[name].length };
+      return { values: sets.values, n: sets.lengths.slice(), missing: this.p.none[name].length };
     }
     if (sets) {
       // Row by row through each row's values: a count per value by intersection would merge the matches
@@ -1177,15 +1176,18 @@ export class MatchIndex {
   }
 
   /** Each row's values of a dimension held as sets, by code, made when its facet is first asked for. */
-  private byRow = new Map<string, RowStarts & { codes: Codes; values: string[] }>();
+  private byRow = new Map<string, RowStarts & { codes: Codes; values: readonly string[] }>();
 
-  private valuesByRow(name: string, sets: Map<string, RowSet>) {
+  private valuesByRow(name: string, sets: ValueSets) {
     let made = this.byRow.get(name);
     if (made) return made;
     const n = this.p.ids.length;
-    const values = [...sets.keys()];
+    const { values } = sets;
     const at = new Uint32Array(n + 1);
-    for (const set of sets.values()) for (const r of set) at[r + 1]++;
+    for (let c = 0; c < values.length; c++)
+      sets.eachRow(c, (r) => {
+        at[r + 1]++;
+      });
     for (let r = 0; r < n; r++) at[r + 1] += at[r];
     const starts = rowStarts(at);
     const codes =
@@ -1194,9 +1196,10 @@ export class MatchIndex {
         : values.length < 2 ** 16
           ? new Uint16Array(at[n])
           : new Uint32Array(at[n]);
-    values.forEach((v, c) => {
-      for (const r of sets.get(v)!) codes[at[r]++] = c;
-    });
+    for (let c = 0; c < values.length; c++)
+      sets.eachRow(c, (r) => {
+        codes[at[r]++] = c;
+      });
     made = { ...starts, codes, values };
     this.byRow.set(name, made);
     return made;
@@ -1337,11 +1340,21 @@ function codeRows(codes: Codes, max: number): CodeRows {
 /**
  * Format of a saved index; a file of another format is not read (2: the dimensions of dimensions.ts; 3: each
  * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at; 5: the
- * description lexemes; 6: the rows of every description lexeme).
+ * description lexemes; 6: the rows of every description lexeme; 7: a dimension's rare values packed).
  */
-const FORMAT = 6;
+const FORMAT = 7;
 
 /** Where a saved dimension's sets lie: its values, the end of each one's rows, and the rows. */
+/** A dimension's ValueSets as saved: its values, and the columns of its arrays. */
+interface SavedValueSets {
+  keys: string[];
+  lengths: number;
+  rows: number;
+  rowsAt: number;
+  packed: number;
+  packedAt: number;
+}
+
 interface SavedSets {
   keys: string[];
   ends: number;
@@ -1402,7 +1415,19 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
     salMin: col(p.salMin),
     salMax: col(p.salMax),
     dead: col(index.deadRows),
-    sets: Object.fromEntries(Object.entries(p.sets).map(([k, m]) => [k, sets(m)])),
+    sets: Object.fromEntries(
+      Object.entries(p.sets).map(([k, v]) => [
+        k,
+        {
+          keys: v.values,
+          lengths: col(v.lengths),
+          rows: col(v.rows),
+          rowsAt: col(v.rowsAt),
+          packed: col(v.packed),
+          packedAt: col(v.packedAt),
+        },
+      ]),
+    ),
     none: Object.fromEntries(Object.entries(p.none).map(([k, rows]) => [k, col(rows)])),
     codes: Object.fromEntries(
       Object.entries(p.codes).map(([k, c]) => [k, { values: [...c.values], rows: col(c.rows) }]),
@@ -1504,7 +1529,19 @@ export function readIndex(bytes: Buffer): MatchIndex {
     flags: cols[header.flags] as Uint8Array,
     salMin: cols[header.salMin] as Float64Array | Float32Array,
     salMax: cols[header.salMax] as Float64Array | Float32Array,
-    sets: Object.fromEntries(Object.entries(header.sets).map(([k, s]) => [k, sets(s as SavedSets)])),
+    sets: Object.fromEntries(
+      Object.entries(header.sets as Record<string, SavedValueSets>).map(([k, s]) => [
+        k,
+        new ValueSets(
+          s.keys,
+          cols[s.lengths] as Uint32Array,
+          cols[s.rows] as Uint32Array,
+          cols[s.rowsAt] as Uint32Array,
+          cols[s.packed] as Uint8Array,
+          cols[s.packedAt] as Uint32Array,
+        ),
+      ]),
+    ),
     none: Object.fromEntries(
       Object.entries(header.none as Record<string, number>).map(([k, c]) => [k, cols[c] as Uint32Array]),
     ),

@@ -13,6 +13,7 @@ import {
   type Parts,
 } from './match-index.ts';
 import { type RowSet, Strings, StringTable } from './match-sets.ts';
+import { ValueSets } from './match-value-sets.ts';
 import { bitWords, PackedRows, remapBits, unpackRows, type Words } from './match-words.ts';
 
 /** Where the rows of `added` go, and which group of the old index each joins. */
@@ -88,10 +89,10 @@ export function mergeIndexes(old: MatchIndex, added: MatchIndex, at: Placement, 
     codes[name] = { rows: narrowCodes(rows, values.size), values };
   }
 
-  const sets: Record<string, Map<string, RowSet>> = {};
+  const sets: Record<string, ValueSets> = {};
   const none: Record<string, RowSet> = {};
   for (const [name, sa] of Object.entries(a.sets)) {
-    sets[name] = mergeSets(sa, b.sets[name], mapA, mapB);
+    sets[name] = mergeSets(sa, b.sets[name], mapA, mapB, n);
     none[name] = mergeRows(a.none[name], b.none[name], mapA, mapB);
   }
 
@@ -205,19 +206,15 @@ function mapped(codes: Codes, to: Uint32Array): Uint32Array {
 }
 
 /** Each value's rows: the kept old ones and the added ones, renumbered; values left with none dropped. */
-function mergeSets(
-  sa: Map<string, RowSet>,
-  sb: Map<string, RowSet>,
-  mapA: Int32Array,
-  mapB: Uint32Array,
-): Map<string, RowSet> {
-  const out = new Map<string, RowSet>();
-  for (const [v, rows] of sa) {
-    const merged = mergeRows(rows, sb.get(v), mapA, mapB);
-    if (merged.length) out.set(v, merged);
+function mergeSets(sa: ValueSets, sb: ValueSets, mapA: Int32Array, mapB: Uint32Array, n: number): ValueSets {
+  function* merged(): Generator<[string, RowSet]> {
+    for (const [v, rows] of sa.entries()) {
+      const m = mergeRows(rows, sb.get(v), mapA, mapB);
+      if (m.length) yield [v, m];
+    }
+    for (const [v, rows] of sb.entries()) if (!sa.has(v)) yield [v, mergeRows(undefined, rows, mapA, mapB)];
   }
-  for (const [v, rows] of sb) if (!sa.has(v)) out.set(v, mergeRows(undefined, rows, mapA, mapB));
-  return out;
+  return ValueSets.of(merged(), n);
 }
 
 /** A set of old rows (their kept ones) and one of added rows, renumbered and merged in order. */
