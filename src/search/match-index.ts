@@ -211,7 +211,13 @@ export class MatchIndexBuilder {
 
   done(version: number): MatchIndex {
     const done = (m: Map<string, RowList>) => new Map([...m].map(([k, v]) => [k, v.done()]));
-    const lexemes = new Map([...this.lexemes].map(([k, v]) => [k, { n: v.n, rows: v.rows.done() }]));
+    const lexemes: Lexemes = {
+      rows: ValueSets.of(
+        [...this.lexemes].map(([k, v]) => [k, v.rows.done()]),
+        this.n,
+      ),
+      numbers: Uint32Array.from(this.lexemes.values(), (v) => v.n),
+    };
     const phrases = this.phrases && this.lexemes.size * POS_SPAN < 2 ** 32;
     const index = new MatchIndex({
       version,
@@ -302,11 +308,17 @@ export interface Parts {
   none: Record<string, RowSet>;
   /** By name, of the dimensions held as codes: a code per row (0: no value), as few bytes as they need. */
   codes: Record<string, CodeColumn>;
-  lexemes?: Map<string, { n: number; rows: RowSet }>;
+  lexemes?: Lexemes;
   positions?: Uint32Array;
   positionsAt?: Uint32Array;
   /** The description lexemes (match-words.ts); undefined when some row's could not be read. */
   words?: Words;
+}
+
+/** The title lexemes: each one's rows, and its number in `positions` (that of `rows.values[i]` is `numbers[i]`). */
+export interface Lexemes {
+  rows: ValueSets;
+  numbers: Uint32Array;
 }
 
 export interface CodeColumn {
@@ -753,13 +765,14 @@ export class MatchIndex {
   }
 
   private lexeme(lexeme: string, prefix: boolean): RowSet {
-    if (!prefix) return this.p.lexemes!.get(lexeme)?.rows ?? EMPTY;
-    return unionAll(this.prefixed(lexeme).map((l) => this.p.lexemes!.get(l)!.rows));
+    const { rows } = this.p.lexemes!;
+    if (!prefix) return rows.get(lexeme) ?? EMPTY;
+    return unionAll(this.prefixed(lexeme).map((l) => rows.get(l)!));
   }
 
   /** Every lexeme that starts with `prefix` (they are adjacent in sorted order). */
   private prefixed(prefix: string): string[] {
-    if (!this.sortedLexemes) this.sortedLexemes = [...this.p.lexemes!.keys()].sort();
+    if (!this.sortedLexemes) this.sortedLexemes = [...this.p.lexemes!.rows.values].sort();
     const sorted = this.sortedLexemes;
     let lo = 0;
     let hi = sorted.length;
@@ -818,7 +831,13 @@ export class MatchIndex {
 
   private numbers(l: { lexeme: string; prefix: boolean }): Set<number> {
     const names = l.prefix ? this.prefixed(l.lexeme) : [l.lexeme];
-    return new Set(names.flatMap((x) => (this.p.lexemes!.has(x) ? [this.p.lexemes!.get(x)!.n] : [])));
+    const { rows, numbers } = this.p.lexemes!;
+    return new Set(
+      names.flatMap((x) => {
+        const i = rows.indexOf(x);
+        return i === undefined ? [] : [numbers[i]];
+      }),
+    );
   }
 
   /**
@@ -1355,12 +1374,6 @@ interface SavedValueSets {
   packedAt: number;
 }
 
-interface SavedSets {
-  keys: string[];
-  ends: number;
-  rows: number;
-}
-
 type Column = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array;
 
 export type Codes = Uint8Array | Uint16Array | Uint32Array;
@@ -1388,16 +1401,14 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
   // filter, without copying them into one).
   const cols: Column[][] = [];
   const col = (...c: Column[]) => cols.push(c) - 1;
-  const sets = (m: Map<string, RowSet>) => {
-    const keys = [...m.keys()];
-    const ends = new Uint32Array(keys.length);
-    let n = 0;
-    keys.forEach((k, i) => {
-      n += m.get(k)!.length;
-      ends[i] = n;
-    });
-    return { keys, ends: col(ends), rows: col(new Uint32Array(0), ...keys.map((k) => m.get(k)!)) };
-  };
+  const valueSets = (v: ValueSets): SavedValueSets => ({
+    keys: [...v.values],
+    lengths: col(v.lengths),
+    rows: col(v.rows),
+    rowsAt: col(v.rowsAt),
+    packed: col(v.packed),
+    packedAt: col(v.packedAt),
+  });
   const ids = p.ids;
   const header = {
     format: FORMAT,
@@ -1415,24 +1426,12 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
     salMin: col(p.salMin),
     salMax: col(p.salMax),
     dead: col(index.deadRows),
-    sets: Object.fromEntries(
-      Object.entries(p.sets).map(([k, v]) => [
-        k,
-        {
-          keys: v.values,
-          lengths: col(v.lengths),
-          rows: col(v.rows),
-          rowsAt: col(v.rowsAt),
-          packed: col(v.packed),
-          packedAt: col(v.packedAt),
-        },
-      ]),
-    ),
+    sets: Object.fromEntries(Object.entries(p.sets).map(([k, v]) => [k, valueSets(v)])),
     none: Object.fromEntries(Object.entries(p.none).map(([k, rows]) => [k, col(rows)])),
     codes: Object.fromEntries(
       Object.entries(p.codes).map(([k, c]) => [k, { values: [...c.values], rows: col(c.rows) }]),
     ),
-    lexemes: p.lexemes && sets(new Map([...p.lexemes].map(([k, v]) => [k, v.rows]))),
+    lexemes: p.lexemes && { ...valueSets(p.lexemes.rows), numbers: col(p.lexemes.numbers) },
     positions: p.positions && col(p.positions),
     positionsAt: p.positionsAt && col(p.positionsAt),
     // The bitmaps one after the other, each as long.
@@ -1501,12 +1500,16 @@ export function readIndex(bytes: Buffer): MatchIndex {
     if (!T) throw new Error(`match index: a column of type ${type}`);
     return new T(file.buffer as ArrayBuffer, base + at, length);
   });
-  const sets = (s: SavedSets) => {
-    const ends = cols[s.ends] as Uint32Array;
-    const rows = cols[s.rows] as Uint32Array;
-    return new Map(s.keys.map((k, i) => [k, rows.subarray(i ? ends[i - 1] : 0, ends[i])]));
-  };
-  const lexemes = header.lexemes && sets(header.lexemes);
+  const valueSets = (s: SavedValueSets) =>
+    new ValueSets(
+      s.keys,
+      cols[s.lengths] as Uint32Array,
+      cols[s.rows] as Uint32Array,
+      cols[s.rowsAt] as Uint32Array,
+      cols[s.packed] as Uint8Array,
+      cols[s.packedAt] as Uint32Array,
+    );
+  const lexemes = header.lexemes as (SavedValueSets & { numbers: number }) | undefined;
   const words = header.words as
     | {
         held: string[];
@@ -1530,17 +1533,7 @@ export function readIndex(bytes: Buffer): MatchIndex {
     salMin: cols[header.salMin] as Float64Array | Float32Array,
     salMax: cols[header.salMax] as Float64Array | Float32Array,
     sets: Object.fromEntries(
-      Object.entries(header.sets as Record<string, SavedValueSets>).map(([k, s]) => [
-        k,
-        new ValueSets(
-          s.keys,
-          cols[s.lengths] as Uint32Array,
-          cols[s.rows] as Uint32Array,
-          cols[s.rowsAt] as Uint32Array,
-          cols[s.packed] as Uint8Array,
-          cols[s.packedAt] as Uint32Array,
-        ),
-      ]),
+      Object.entries(header.sets as Record<string, SavedValueSets>).map(([k, s]) => [k, valueSets(s)]),
     ),
     none: Object.fromEntries(
       Object.entries(header.none as Record<string, number>).map(([k, c]) => [k, cols[c] as Uint32Array]),
@@ -1550,7 +1543,7 @@ export function readIndex(bytes: Buffer): MatchIndex {
         ([k, c]) => [k, { values: new Map(c.values), rows: cols[c.rows] as Codes }],
       ),
     ),
-    lexemes: lexemes && new Map([...lexemes].map(([k, rows], n) => [k, { n, rows }])),
+    lexemes: lexemes && { rows: valueSets(lexemes), numbers: cols[lexemes.numbers] as Uint32Array },
     positions: header.positions === undefined ? undefined : (cols[header.positions] as Uint32Array),
     positionsAt: header.positionsAt === undefined ? undefined : (cols[header.positionsAt] as Uint32Array),
     words: words && {

@@ -101,19 +101,30 @@ export function mergeIndexes(old: MatchIndex, added: MatchIndex, at: Placement, 
   let positions: Uint32Array | undefined;
   let positionsAt: Uint32Array | undefined;
   if (a.lexemes && b.lexemes) {
+    const la = a.lexemes;
+    const lb = b.lexemes;
     let next = 0;
-    for (const { n: k } of a.lexemes.values()) next = Math.max(next, k + 1);
-    const renumber = new Uint32Array(b.lexemes.size);
-    lexemes = new Map();
-    for (const [lexeme, e] of a.lexemes) {
-      const rows = mergeRows(e.rows, b.lexemes.get(lexeme)?.rows, mapA, mapB);
-      if (rows.length) lexemes.set(lexeme, { n: e.n, rows });
+    for (const k of la.numbers) next = Math.max(next, k + 1);
+    const renumber = new Uint32Array(lb.rows.size);
+    const numbers: number[] = [];
+    function* merged(): Generator<[string, RowSet]> {
+      for (const [i, [lexeme, rows]] of entries(la.rows)) {
+        const m = mergeRows(rows, lb.rows.get(lexeme), mapA, mapB);
+        if (!m.length) continue;
+        numbers.push(la.numbers[i]);
+        yield [lexeme, m];
+      }
+      for (const [i, [lexeme, rows]] of entries(lb.rows)) {
+        const known = la.rows.indexOf(lexeme);
+        renumber[lb.numbers[i]] = known === undefined ? next++ : la.numbers[known];
+        if (known !== undefined) continue;
+        numbers.push(renumber[lb.numbers[i]]);
+        yield [lexeme, mergeRows(undefined, rows, mapA, mapB)];
+      }
     }
-    for (const [lexeme, e] of b.lexemes) {
-      const known = a.lexemes.get(lexeme);
-      renumber[e.n] = known ? known.n : next++;
-      if (!known) lexemes.set(lexeme, { n: renumber[e.n], rows: mergeRows(undefined, e.rows, mapA, mapB) });
-    }
+    // The numbers are those of the lexemes merged() yields, in its order: read once it is done.
+    const rows = ValueSets.of(merged(), n);
+    lexemes = { rows, numbers: Uint32Array.from(numbers) };
     if (a.positions && a.positionsAt && b.positions && b.positionsAt && next * POS_SPAN < 2 ** 32) {
       positionsAt = new Uint32Array(n + 1);
       positions = new Uint32Array(a.positions.length + b.positions.length);
@@ -203,6 +214,12 @@ export function mergeWords(
 
 function mapped(codes: Codes, to: Uint32Array): Uint32Array {
   return Uint32Array.from(codes, (c) => to[c]);
+}
+
+/** Each value of `v` with its position. */
+function* entries(v: ValueSets): Generator<[number, [string, RowSet]]> {
+  let i = 0;
+  for (const e of v.entries()) yield [i++, e];
 }
 
 /** Each value's rows: the kept old ones and the added ones, renumbered; values left with none dropped. */

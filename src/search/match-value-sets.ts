@@ -96,6 +96,11 @@ export class ValueSets {
     return out;
   }
 
+  /** The position of `value` in `values`; undefined for a value no row has. */
+  indexOf(value: string): number | undefined {
+    return this.at.get(value);
+  }
+
   has(value: string): boolean {
     return this.at.has(value);
   }
