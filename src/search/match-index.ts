@@ -117,7 +117,7 @@ export class MatchIndexBuilder {
   private ids = new StringTable();
   private posted = new NumberList();
   private created = new NumberList();
-  private expired = new NumberList();
+  private goneAt = new NumberList();
   private gone: number[] = [];
   private groups = new RowList();
   private groupOf = new Map<string, number>();
@@ -154,8 +154,10 @@ export class MatchIndexBuilder {
     this.ids.push(r.id);
     this.posted.push(Number(r.posted_us));
     this.created.push(Number(r.created_us));
-    this.expired.push(r.expired_us === null ? NaN : Number(r.expired_us));
-    if (r.expired_us !== null) this.gone.push(row);
+    if (r.expired_us !== null) {
+      this.gone.push(row);
+      this.goneAt.push(Number(r.expired_us));
+    }
     let g = this.groupOf.get(r.collapse_key);
     if (g === undefined) {
       g = this.groupOf.size;
@@ -224,7 +226,8 @@ export class MatchIndexBuilder {
       ids: this.ids.done(),
       posted: this.posted.done(),
       created: this.created.done(),
-      expired: this.expired.done(),
+      gone: Uint32Array.from(this.gone),
+      goneAt: this.goneAt.done(),
       groups: this.groups.done(),
       groupCount: this.groupOf.size,
       flags: Uint8Array.from(this.flags.done()),
@@ -293,10 +296,11 @@ export interface Parts {
   /** When each row was first indexed (created_at), in microseconds since the epoch. */
   created: Float64Array;
   /**
-   * When each row the expired feed lists left (expired_at), in microseconds since the epoch; NaN for the
-   * live rows and for those no feed lists (folded on arrival, or purged since the build).
+   * The rows the expired feed lists (gone), ascending, and when each left (expired_at, microseconds since
+   * the epoch): a column of the gone rows only (a live row has no expiry; most rows are live).
    */
-  expired: Float64Array;
+  gone: Uint32Array;
+  goneAt: Float64Array;
   groups: Uint32Array;
   groupCount: number;
   flags: Uint8Array;
@@ -656,20 +660,24 @@ export class MatchIndex {
       if (r === undefined) return false;
       rows.push(r);
     }
-    const { expired } = this.p;
+    const expiry = new Map<number, number>();
+    this.p.gone.forEach((r, i) => expiry.set(r, this.p.goneAt[i]));
     left.forEach((l, i) => {
       const r = rows[i];
       if (!this.dead[r]) this.deadCount++;
       this.dead[r] = 1;
-      expired[r] = l.expired_us === null ? NaN : Number(l.expired_us);
+      if (l.expired_us === null) expiry.delete(r);
+      else expiry.set(r, Number(l.expired_us));
     });
     for (const p of purged) {
       const r = this.rowOf(p.id, Number(p.posted_us));
-      if (r !== undefined && this.dead[r]) expired[r] = NaN;
+      if (r !== undefined && this.dead[r]) expiry.delete(r);
     }
+    const gone = Uint32Array.from(expiry.keys()).sort();
+    this.p.gone = gone;
+    this.p.goneAt = Float64Array.from(gone, (r) => expiry.get(r)!);
     this.deadSorted = undefined;
     this.deadBitmap = undefined;
-    this.goneSorted = undefined;
     this.everyTallies.clear();
     this.everyGroups = undefined;
     this.facetsKept.clear();
@@ -692,7 +700,7 @@ export class MatchIndex {
    * milliseconds.
    */
   private keep(rows: RowSet | undefined, f: JobFilters, gone = false): RowSet {
-    const { flags, salMin, salMax, expired } = this.p;
+    const { flags, salMin, salMax } = this.p;
     const dead = this.deadCount ? this.dead : undefined;
     const remote = f.remote === undefined ? -1 : f.remote ? REMOTE : 0;
     const hasSalary = f.has_salary === undefined ? -1 : f.has_salary ? HAS_SALARY : 0;
@@ -718,8 +726,8 @@ export class MatchIndex {
     const tests = codes.length;
     nextRow: for (let i = 0; i < n; i++) {
       const r = rows ? rows[i] : i;
-      // The gone rows are those with an expiry (a NaN one fails every comparison), the live ones not dead.
-      if (gone ? !(expired[r] > -Infinity) : dead?.[r]) continue;
+      // Asked for gone rows, it is given only those; the live ones are those not dead.
+      if (!gone && dead?.[r]) continue;
       const fl = flags[r];
       if (remote >= 0 && (fl & REMOTE) !== remote) continue;
       if (hasSalary >= 0 && (fl & HAS_SALARY) !== hasSalary) continue;
@@ -1160,7 +1168,7 @@ export class MatchIndex {
     if (req.words?.length && !this.holdsWords(req.words)) return undefined;
     const c = this.candidates(req);
     if (!c) return undefined;
-    const { created, expired } = this.p;
+    const { created, gone: goneRows, goneAt } = this.p;
     const zeros = () => new Array<number>(Math.ceil((until - since) / step) + 1).fill(0);
     const at = (t: number) => (t < since ? 0 : Math.floor((t - since) / step) + 1);
     const t: TrendTally = { entered: zeros(), added: zeros(), left: zeros() };
@@ -1171,27 +1179,15 @@ export class MatchIndex {
       if (ct < until) t.added[at(ct)]++;
     }
     t.entered = t.added.slice();
-    const goneRows = this.goneRows();
     const gone = this.keep(c.rows ? intersect(c.rows, goneRows) : goneRows, req.filters, true);
-    for (let i = 0; i < gone.length; i++) {
+    // Both ascending: each row's expiry is found by walking the gone rows once.
+    for (let i = 0, j = 0; i < gone.length; i++) {
       const r = gone[i];
+      while (goneRows[j] < r) j++;
       if (created[r] < until) t.entered[at(created[r])]++;
-      if (expired[r] < until) t.left[at(expired[r])]++;
+      if (goneAt[j] < until) t.left[at(goneAt[j])]++;
     }
     return t;
-  }
-
-  /** The rows with an expiry, ascending (made when first wanted after a change). */
-  private goneSorted: RowSet | undefined;
-
-  private goneRows(): RowSet {
-    if (!this.goneSorted) {
-      const { expired } = this.p;
-      const rows: number[] = [];
-      for (let r = 0; r < expired.length; r++) if (expired[r] > -Infinity) rows.push(r);
-      this.goneSorted = Uint32Array.from(rows);
-    }
-    return this.goneSorted;
   }
 
   /** Each row's values of a dimension held as sets, by code, made when its facet is first asked for. */
@@ -1359,7 +1355,7 @@ function codeRows(codes: Codes, max: number): CodeRows {
 /**
  * Format of a saved index; a file of another format is not read (2: the dimensions of dimensions.ts; 3: each
  * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at; 5: the
- * description lexemes; 6: the rows of every description lexeme; 7: a dimension's rare values packed).
+ * description lexemes; 6: the rows of every description lexeme; 7: a dimension's rare values packed, the expiries of the gone rows only).
  */
 const FORMAT = 7;
 
@@ -1420,7 +1416,8 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
     ids: { bytes: col(ids.bytes), ends: col(ids.ends) },
     posted: col(p.posted),
     created: col(p.created),
-    expired: col(p.expired),
+    gone: col(p.gone),
+    goneAt: col(p.goneAt),
     groups: col(p.groups),
     flags: col(p.flags),
     salMin: col(p.salMin),
@@ -1526,7 +1523,8 @@ export function readIndex(bytes: Buffer): MatchIndex {
     ids: new Strings(cols[header.ids.bytes] as Uint8Array, cols[header.ids.ends] as Uint32Array),
     posted: cols[header.posted] as Float64Array,
     created: cols[header.created] as Float64Array,
-    expired: cols[header.expired] as Float64Array,
+    gone: cols[header.gone] as Uint32Array,
+    goneAt: cols[header.goneAt] as Float64Array,
     groups: cols[header.groups] as Uint32Array,
     groupCount: header.groupCount,
     flags: cols[header.flags] as Uint8Array,

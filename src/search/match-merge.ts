@@ -152,7 +152,7 @@ export function mergeIndexes(old: MatchIndex, added: MatchIndex, at: Placement, 
     ids: mergeStrings(a.ids, b.ids, from),
     posted: floats(a.posted, b.posted),
     created: floats(a.created, b.created),
-    expired: floats(a.expired, b.expired),
+    ...mergeGone(a, b, mapA, mapB),
     groups: column((k) => new Uint32Array(k), a.groups, groupsB),
     groupCount,
     flags: column((k) => new Uint8Array(k), a.flags, b.flags),
@@ -214,6 +214,22 @@ export function mergeWords(
 
 function mapped(codes: Codes, to: Uint32Array): Uint32Array {
   return Uint32Array.from(codes, (c) => to[c]);
+}
+
+/** The gone rows of both, renumbered and in order, with their expiries. */
+function mergeGone(
+  a: Readonly<Parts>,
+  b: Readonly<Parts>,
+  mapA: Int32Array,
+  mapB: Uint32Array,
+): { gone: Uint32Array; goneAt: Float64Array } {
+  const gone = mergeRows(a.gone, b.gone, mapA, mapB);
+  const at = new Map<number, number>();
+  a.gone.forEach((r, i) => {
+    if (mapA[r] >= 0) at.set(mapA[r], a.goneAt[i]);
+  });
+  b.gone.forEach((r, i) => at.set(mapB[r], b.goneAt[i]));
+  return { gone, goneAt: Float64Array.from(gone, (r) => at.get(r)!) };
 }
 
 /** Each value of `v` with its position. */
