@@ -661,7 +661,9 @@ export class MatchIndex {
       rows.push(r);
     }
     const expiry = new Map<number, number>();
-    this.p.gone.forEach((r, i) => expiry.set(r, this.p.goneAt[i]));
+    this.p.gone.forEach((r, i) => {
+      expiry.set(r, this.p.goneAt[i]);
+    });
     left.forEach((l, i) => {
       const r = rows[i];
       if (!this.dead[r]) this.deadCount++;

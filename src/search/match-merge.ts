@@ -228,7 +228,9 @@ function mergeGone(
   a.gone.forEach((r, i) => {
     if (mapA[r] >= 0) at.set(mapA[r], a.goneAt[i]);
   });
-  b.gone.forEach((r, i) => at.set(mapB[r], b.goneAt[i]));
+  b.gone.forEach((r, i) => {
+    at.set(mapB[r], b.goneAt[i]);
+  });
   return { gone, goneAt: Float64Array.from(gone, (r) => at.get(r)!) };
 }
 
