@@ -22,6 +22,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -54,6 +55,8 @@ const stateFile = path.join(dataDir, 'growth.json');
 interface Point {
   /** Lines of the dataset loaded so far. */
   lines: number;
+  /** The commit the service measured ran (absent in older runs). */
+  commit?: string;
   /** Postings among them (the report's inserted, updated, unchanged and rejected), so far. */
   postings: number;
   population: Record<string, number>;
@@ -169,6 +172,7 @@ async function loadAndMeasure(state: { points: Point[] }) {
       const indexFile = path.join(dataDir, 'match-index.bin');
       state.points.push({
         lines: sizes[i],
+        commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim(),
         postings: (state.points.at(-1)?.postings ?? 0) + postings,
         population: result.dataset.population,
         load: { lines, postings, seconds, postings_per_s: Math.round(postings / seconds) },
@@ -203,20 +207,23 @@ function report(points: Point[]) {
   const live = (p: Point) => p.population.live ?? 0;
   const rows = points.map(
     (p) =>
-      `| ${live(p).toLocaleString('en')} | ${p.postings.toLocaleString('en')} | ${p.load.postings_per_s} | ${p.varied.p50_ms} / ${p.varied.p99_ms} / ${p.varied.max_ms} | ${p.varied.non2xx} | ${p.fixed.p50_ms} / ${p.fixed.p99_ms} | ${p.service_end_mb} (${p.service_processes_mb.join(' + ')}); PSS ${p.service_end_pss_mb ?? '–'} | ${p.match_index_file_mb ?? '–'} | ${p.postgres_pss_mb ?? '–'} | ${p.database_mb.toLocaleString('en')} |`,
+      `| ${live(p).toLocaleString('en')} | ${p.commit ?? '–'} | ${p.postings.toLocaleString('en')} | ${p.load.postings_per_s} | ${p.varied.p50_ms} / ${p.varied.p99_ms} / ${p.varied.max_ms} | ${p.varied.non2xx} | ${p.fixed.p50_ms} / ${p.fixed.p99_ms} | ${p.service_end_mb} (${p.service_processes_mb.join(' + ')}); PSS ${p.service_end_pss_mb ?? '–'} | ${p.match_index_file_mb ?? '–'} | ${p.postgres_pss_mb ?? '–'} | ${p.database_mb.toLocaleString('en')} |`,
   );
   // Per live job between the smallest and the largest size: the slope, so fixed costs drop out.
   const a = points[0];
   const b = points[points.length - 1];
   const per = (f: (p: Point) => number) => (f(b) - f(a)) / (live(b) - live(a));
   const at10M = (f: (p: Point) => number) => Math.round(f(b) + per(f) * (10_000_000 - live(b)));
+  // The proportional set size counts the pages the processes share once: what the service holds.
+  const pss = points.every((p) => p.service_end_pss_mb !== undefined);
+  const serviceMb = (p: Point) => (pss ? p.service_end_pss_mb! : p.service_end_mb);
   const lines = [
-    '| live jobs | postings loaded | load rate of the part (postings/s) | varied mix p50 / p99 / max ms | varied non-2xx | fixed mix p50 / p99 ms | service memory at the end MB (RSS of each process; proportional set size) | match index file MB | PostgreSQL PSS MB | database MB |',
-    '|---:|---:|---:|---|---:|---|---|---:|---:|---:|',
+    '| live jobs | commit | postings loaded | load rate of the part (postings/s) | varied mix p50 / p99 / max ms | varied non-2xx | fixed mix p50 / p99 ms | service memory at the end MB (RSS of each process; proportional set size) | match index file MB | PostgreSQL PSS MB | database MB |',
+    '|---:|---|---:|---:|---|---:|---|---|---:|---:|---:|',
     ...rows,
     '',
     `Extrapolated to 10M live jobs (linear in live jobs, from the slope between ${live(a).toLocaleString('en')} and ${live(b).toLocaleString('en')}; not measured):`,
-    `service memory ${at10M((p) => p.service_end_mb).toLocaleString('en')} MB (${r1(per((p) => p.service_end_mb) * 1e6)} MB per million), ` +
+    `service memory (${pss ? 'PSS' : 'RSS'}) ${at10M(serviceMb).toLocaleString('en')} MB (${r1(per(serviceMb) * 1e6)} MB per million), ` +
       `match index file ${at10M((p) => p.match_index_file_mb ?? 0).toLocaleString('en')} MB, database ${at10M((p) => p.database_mb).toLocaleString('en')} MB (${r1(per((p) => p.database_mb) * 1e6)} MB per million)`,
   ];
   const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\..*/, 'Z');
@@ -268,7 +275,7 @@ ${panel(0, 'Latency, 16 connections', 'ms', [
   ['fixed mix p50', '#2980b9', points.map((p) => p.fixed.p50_ms)],
 ])}
 ${panel(W, 'The service at the end', 'MB', [
-  ['all processes (RSS)', '#8e44ad', points.map((p) => p.service_end_mb)],
+  ['all processes (PSS, else RSS)', '#8e44ad', points.map((p) => p.service_end_pss_mb ?? p.service_end_mb)],
   ['match index (its saved file)', '#d35400', points.map((p) => p.match_index_file_mb ?? 0)],
 ])}
 ${panel(2 * W, 'PostgreSQL at the end', 'MB', [
