@@ -19,6 +19,7 @@ import {
   mkdirSync,
   readFileSync,
   rmSync,
+  statfsSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -95,6 +96,13 @@ async function main() {
     resume && existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : { points: [] };
   if (!resume) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(path.dirname(datasetFile), { recursive: true });
+  // At the end: about 11 KB of database a line, the WAL (16 GB at most) and the last part's file
+  // (3.5 KB a line; the dataset is gone by then).
+  const needGb = Math.round((jobs * 11e3 + 16e9 + (jobs - (sizes.at(-2) ?? 0)) * 3.5e3) / 1e9);
+  const fs = statfsSync(dataDir);
+  const freeGb = Math.round((fs.bavail * fs.bsize) / 1e9);
+  if (!resume && freeGb < needGb)
+    say(`warning: ${freeGb} GB free on the disk of ${dataDir}; this run wants about ${needGb} GB`);
   if (state.points.length < sizes.length && !existsSync(datasetFile)) {
     say(`generating ${jobs} lines (seed ${seed})…`);
     await cli(
@@ -127,6 +135,8 @@ async function loadAndMeasure(state: { points: Point[] }) {
       const from = i === 0 ? 0 : sizes[i - 1];
       const file = path.join(dataDir, `part-${i + 1}.jsonl`);
       await part(from, sizes[i], file);
+      // The last part is written: the dataset's disk goes to the database (--resume generates it again).
+      if (i === sizes.length - 1) rmSync(datasetFile);
       say(`loading lines ${from + 1}–${sizes[i]}…`);
       const t = performance.now();
       const out = await cli(['ingest', file, '--quiet'], env, false);
