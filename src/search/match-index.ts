@@ -1357,11 +1357,11 @@ function codeRows(codes: Codes, max: number): CodeRows {
 /**
  * Format of a saved index; a file of another format is not read (2: the dimensions of dimensions.ts; 3: each
  * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at; 5: the
- * description lexemes; 6: the rows of every description lexeme; 7: a dimension's rare values packed, the expiries of the gone rows only).
+ * description lexemes; 6: the rows of every description lexeme; 7: a dimension's and the title lexemes' rare
+ * values packed, the lexemes' numbers saved, the expiries of the gone rows only).
  */
 const FORMAT = 7;
 
-/** Where a saved dimension's sets lie: its values, the end of each one's rows, and the rows. */
 /** A dimension's ValueSets as saved: its values, and the columns of its arrays. */
 interface SavedValueSets {
   keys: string[];
@@ -1395,8 +1395,8 @@ export function narrowCodes(a: Uint32Array, max: number): Codes {
  */
 export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>): Buffer[] {
   const p = index.parts;
-  // A column is one typed array, or several of one type written one after the other (the sets of a
-  // filter, without copying them into one).
+  // A column is one typed array, or several of one type written one after the other (the description
+  // words' bitmaps, without copying them into one).
   const cols: Column[][] = [];
   const col = (...c: Column[]) => cols.push(c) - 1;
   const valueSets = (v: ValueSets): SavedValueSets => ({

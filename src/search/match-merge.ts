@@ -108,18 +108,20 @@ export function mergeIndexes(old: MatchIndex, added: MatchIndex, at: Placement, 
     const renumber = new Uint32Array(lb.rows.size);
     const numbers: number[] = [];
     function* merged(): Generator<[string, RowSet]> {
-      for (const [i, [lexeme, rows]] of entries(la.rows)) {
-        const m = mergeRows(rows, lb.rows.get(lexeme), mapA, mapB);
+      for (let i = 0; i < la.rows.size; i++) {
+        const lexeme = la.rows.values[i];
+        const m = mergeRows(la.rows.rowsOf(i), lb.rows.get(lexeme), mapA, mapB);
         if (!m.length) continue;
         numbers.push(la.numbers[i]);
         yield [lexeme, m];
       }
-      for (const [i, [lexeme, rows]] of entries(lb.rows)) {
+      for (let i = 0; i < lb.rows.size; i++) {
+        const lexeme = lb.rows.values[i];
         const known = la.rows.indexOf(lexeme);
         renumber[lb.numbers[i]] = known === undefined ? next++ : la.numbers[known];
         if (known !== undefined) continue;
         numbers.push(renumber[lb.numbers[i]]);
-        yield [lexeme, mergeRows(undefined, rows, mapA, mapB)];
+        yield [lexeme, mergeRows(undefined, lb.rows.rowsOf(i), mapA, mapB)];
       }
     }
     // The numbers are those of the lexemes merged() yields, in its order: read once it is done.
@@ -232,12 +234,6 @@ function mergeGone(
     at.set(mapB[r], b.goneAt[i]);
   });
   return { gone, goneAt: Float64Array.from(gone, (r) => at.get(r)!) };
-}
-
-/** Each value of `v` with its position. */
-function* entries(v: ValueSets): Generator<[number, [string, RowSet]]> {
-  let i = 0;
-  for (const e of v.entries()) yield [i++, e];
 }
 
 /** Each value's rows: the kept old ones and the added ones, renumbered; values left with none dropped. */

@@ -3,7 +3,7 @@
 // value's packed as gaps (PackedRows, match-words.ts), about a byte a row instead of four, unpacked when a
 // request asks for it (at most an eighth of the rows; most values hold a few hundred).
 import type { RowSet } from './match-sets.ts';
-import { eachPacked, PackedRows } from './match-words.ts';
+import { eachPacked, PackedRows, unpackRows } from './match-words.ts';
 
 /** The share of the rows from which a value's rows are kept as they are rather than packed. */
 export const PLAIN_SHARE = 1 / 8;
@@ -77,23 +77,7 @@ export class ValueSets {
     const from = this.rowsAt[i];
     const to = this.rowsAt[i + 1];
     if (to > from) return this.rows.subarray(from, to);
-    // eachPacked's loop written out: a call per row would double the time.
-    const out = new Uint32Array(this.lengths[i]);
-    const bytes = this.packed;
-    const end = this.packedAt[i + 1];
-    let row = -1;
-    let k = 0;
-    for (let at = this.packedAt[i]; at < end; ) {
-      let b = bytes[at++];
-      let gap = b & 0x7f;
-      for (let shift = 7; b & 0x80; shift += 7) {
-        b = bytes[at++];
-        gap |= (b & 0x7f) << shift;
-      }
-      row += gap + 1;
-      out[k++] = row;
-    }
-    return out;
+    return unpackRows(this.packed, this.packedAt[i], this.packedAt[i + 1], this.lengths[i]);
   }
 
   /** The position of `value` in `values`; undefined for a value no row has. */
