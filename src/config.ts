@@ -126,12 +126,12 @@ const schema = {
     parse: int(1, 1000),
   },
   EXPENSIVE_PER_ACCOUNT: {
-    doc: 'Expensive requests one account may run at once per process',
+    doc: 'Expensive requests one account (all its keys) may run at once on this host, across its worker processes',
     default: 2,
     parse: int(1, 1000),
   },
   EXPENSIVE_QUEUE_PER_ACCOUNT: {
-    doc: 'Expensive requests one account may have waiting for a slot per process, served in turn with other accounts (past it: 429)',
+    doc: 'Expensive requests one account may have waiting for a slot on this host, served in turn with other accounts (past it: 429)',
     default: 32,
     parse: int(0, 10_000),
   },

@@ -126,6 +126,11 @@ async function primary(): Promise<void> {
       shutdown.push(await serve(config, db, true, key, match?.service));
       return;
     }
+    // One gate on expensive work for every worker: an account's bound holds across them.
+    const { hostExpensiveGate } = await import('./http/expensive-gate.ts');
+    const { expensiveLimits } = await import('./http/expensive.ts');
+    const stopGate = hostExpensiveGate(expensiveLimits(config));
+    shutdown.push(async () => stopGate());
     const env = { ...process.env, DATABASE_URL: db.url, JPS_WORKER: '1' };
     const workers = superviseWorkers({
       workers: config.WORKERS,

@@ -19,7 +19,8 @@ import { TotalsCache } from '../search/totals.ts';
 import { ipcMatchSource } from '../search/match-client.ts';
 import { Authenticator, extractKey } from './auth.ts';
 import { guardConnections } from './connections.ts';
-import { descriptionHeld, ExpensiveGate, isExpensive } from './expensive.ts';
+import { descriptionHeld, expensiveLimits, isExpensive } from './expensive.ts';
+import { ExpensiveGate, remoteExpensiveGate, type SlotGate } from './expensive-gate.ts';
 import { type Limiter, rateLimitHeaders } from '../limiter/limits.ts';
 import { registerDocs } from './docs.ts';
 import { registerExplore } from './explore.ts';
@@ -66,7 +67,7 @@ export interface App {
   fastify: FastifyInstance;
   authenticator: Authenticator;
   /** The expensive-work gate: its running and waiting requests. */
-  expensive: Pick<ExpensiveGate, 'stats'>;
+  expensive: Pick<SlotGate, 'stats'>;
   close(): Promise<void>;
 }
 
@@ -89,12 +90,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const app = Fastify(serverOptions(ctx.config, opts.logger));
   const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX, limiter);
 
-  const gate = new ExpensiveGate({
-    perProcess: ctx.config.EXPENSIVE_PER_PROCESS,
-    perKey: ctx.config.EXPENSIVE_PER_ACCOUNT,
-    queuePerKey: ctx.config.EXPENSIVE_QUEUE_PER_ACCOUNT,
-    waitMs: ctx.config.EXPENSIVE_WAIT_MS,
-  });
+  // A worker asks the primary's gate, which bounds an account across every process of the host.
+  const limits = expensiveLimits(ctx.config);
+  const gate = cluster.isWorker ? remoteExpensiveGate(limits.waitMs) : new ExpensiveGate(limits);
   const known = new Set(app.supportedMethods);
   for (const m of ALL_METHODS) if (!known.has(m)) app.addHttpMethod(m);
   answerConnect(app.server);
@@ -219,11 +217,7 @@ function preflight(reply: FastifyReply) {
  * One API request: authentication and the limiter when the route needs a key, the expensive-work gate
  * once the parameters are known, then the route. Errors after authentication keep the rate-limit headers.
  */
-function routeHandler(
-  route: Route,
-  ctx: AppContext,
-  deps: { authenticator: Authenticator; gate: ExpensiveGate },
-) {
+function routeHandler(route: Route, ctx: AppContext, deps: { authenticator: Authenticator; gate: SlotGate }) {
   const { authenticator, gate } = deps;
   return async (req: FastifyRequest) => {
     const qs = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';

@@ -8,27 +8,30 @@
 // requests go in arrival order. Past `queuePerKey` waiting requests of its
 // account the answer is 429 at once; past the wait, 429 when its own account's share held it, else 503;
 // both with Retry-After.
-import { errors } from '../errors.ts';
+import type { Config } from '../config.ts';
 import { INDEXED_FACETS } from '../search/dimensions.ts';
 import type { JobFilters } from '../search/filters.ts';
 import { isLargeFeedPage, LARGE_FEED_PAGE } from '../search/feeds.ts';
 import { answeredWithoutScan, type SearchContext } from '../search/jobs.ts';
 import type { MatchSource, MatchStatus } from '../search/match.ts';
 import type { DescriptionFormat } from '../search/render.ts';
-
-export interface ExpensiveLimits {
-  perProcess: number;
-  perKey: number;
-  /** Requests one account may have waiting for a slot (0: none wait). */
-  queuePerKey: number;
-  /** How long a request may wait for its slot. */
-  waitMs: number;
-}
+import type { ExpensiveLimits } from './expensive-gate.ts';
 
 /** Offsets from here on are expensive: the rows before them are read and thrown away. */
 const DEEP_OFFSET = 1000;
 
 const KINDS = `collapse, offset ≥ ${DEEP_OFFSET}, description search, prefix terms, feed pages over ${LARGE_FEED_PAGE} with descriptions`;
+
+/** The gate's bounds as configured. */
+export function expensiveLimits(config: Config): ExpensiveLimits {
+  return {
+    perProcess: config.EXPENSIVE_PER_PROCESS,
+    perKey: config.EXPENSIVE_PER_ACCOUNT,
+    queuePerKey: config.EXPENSIVE_QUEUE_PER_ACCOUNT,
+    waitMs: config.EXPENSIVE_WAIT_MS,
+    kinds: KINDS,
+  };
+}
 
 /**
  * What the cost of a search depends on besides its parameters: the index and what is kept, and whether
@@ -122,116 +125,4 @@ export function isExpensive(path: string, params: Record<string, unknown>, ctx: 
       cursor: cursor as string | undefined,
     },
   );
-}
-
-interface Waiter {
-  account: number;
-  grant: (release: () => void) => void;
-  refuse: (err: Error) => void;
-  timer: NodeJS.Timeout;
-}
-
-export class ExpensiveGate {
-  private running = 0;
-  private runningBy = new Map<number, number>();
-  /** Waiting requests per account, oldest first; the map's order is the accounts' turn. */
-  private waiting = new Map<number, Waiter[]>();
-
-  constructor(private limits: ExpensiveLimits) {}
-
-  /** Requests running and waiting now (for tests and metrics). */
-  get stats(): { running: number; waiting: number } {
-    let waiting = 0;
-    for (const q of this.waiting.values()) waiting += q.length;
-    return { running: this.running, waiting };
-  }
-
-  /**
-   * A slot for the account, now or after its turn; rejects with the 429/503 when its account has too
-   * many waiting or the wait ran out. Call the function it resolves to when done.
-   */
-  enter(account: number): Promise<() => void> {
-    if (!this.waiting.has(account) && this.mayRun(account)) return Promise.resolve(this.take(account));
-    const queue = this.waiting.get(account) ?? [];
-    if (queue.length >= this.limits.queuePerKey) {
-      return Promise.reject(
-        errors.busy(
-          `at most ${this.limits.perKey} expensive requests (${KINDS}) run at once per account, and ${this.limits.queuePerKey} wait; retry after 1 s`,
-        ),
-      );
-    }
-    return new Promise((grant, refuse) => {
-      const waiter: Waiter = {
-        account,
-        grant,
-        refuse,
-        timer: setTimeout(() => this.expire(waiter), this.limits.waitMs),
-      };
-      queue.push(waiter);
-      this.waiting.set(account, queue);
-    });
-  }
-
-  private mayRun(account: number): boolean {
-    return this.running < this.limits.perProcess && this.runs(account) < this.limits.perKey;
-  }
-
-  private take(account: number): () => void {
-    this.running++;
-    this.runningBy.set(account, this.runs(account) + 1);
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.running--;
-      const left = (this.runningBy.get(account) ?? 1) - 1;
-      if (left <= 0) this.runningBy.delete(account);
-      else this.runningBy.set(account, left);
-      this.dispatch();
-    };
-  }
-
-  /**
-   * Gives free slots to waiting requests: to the account running fewest, and among equals to the one
-   * whose turn it is; an account served goes to the back of the turn.
-   */
-  private dispatch(): void {
-    while (this.running < this.limits.perProcess) {
-      let chosen: number | undefined;
-      for (const account of this.waiting.keys()) {
-        if (!this.mayRun(account)) continue;
-        if (chosen === undefined || this.runs(account) < this.runs(chosen)) chosen = account;
-      }
-      if (chosen === undefined) return;
-      const queue = this.waiting.get(chosen)!;
-      const next = queue.shift()!;
-      this.waiting.delete(chosen);
-      if (queue.length) this.waiting.set(chosen, queue);
-      clearTimeout(next.timer);
-      next.grant(this.take(chosen));
-    }
-  }
-
-  private runs(account: number): number {
-    return this.runningBy.get(account) ?? 0;
-  }
-
-  private expire(waiter: Waiter): void {
-    const queue = this.waiting.get(waiter.account);
-    const at = queue?.indexOf(waiter) ?? -1;
-    if (!queue || at < 0) return;
-    queue.splice(at, 1);
-    if (!queue.length) this.waiting.delete(waiter.account);
-    const seconds = (this.limits.waitMs / 1000).toFixed(1);
-    waiter.refuse(
-      this.runs(waiter.account) >= this.limits.perKey
-        ? errors.busy(
-            `this account's ${this.limits.perKey} expensive requests at once (${KINDS}) kept this one waiting ${seconds} s; retry after 1 s`,
-          )
-        : errors.unavailable(
-            `too many expensive requests in progress: waited ${seconds} s; retry after 1 s`,
-            1,
-          ),
-    );
-  }
 }

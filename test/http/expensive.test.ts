@@ -4,7 +4,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, ensureAccount } from '../../src/db/keys.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
-import { descriptionHeld, ExpensiveGate, isExpensive } from '../../src/http/expensive.ts';
+import { descriptionHeld, isExpensive } from '../../src/http/expensive.ts';
+import { ExpensiveGate } from '../../src/http/expensive-gate.ts';
 import { ApiError } from '../../src/errors.ts';
 import { buildIndex, MatchService } from '../../src/search/match.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -173,7 +174,7 @@ describe('an index that cannot answer yet', () => {
 });
 
 describe('the gate (in itself)', () => {
-  const limits = { perProcess: 1, perKey: 1, queuePerKey: 10, waitMs: 60_000 };
+  const limits = { perProcess: 1, perKey: 1, queuePerKey: 10, waitMs: 60_000, kinds: 'heavy ones' };
 
   it('a freed slot goes to the waiting accounts in turn, each account in arrival order', async () => {
     const gate = new ExpensiveGate(limits);
@@ -229,6 +230,65 @@ describe('the gate (in itself)', () => {
     release(); // twice: counted once
     expect(gate.stats).toEqual({ running: 0, waiting: 0 });
     (await gate.enter(2))();
+  });
+});
+
+describe('the gate over processes (as the primary holds it for its workers)', () => {
+  const limits = { perProcess: 1, perKey: 2, queuePerKey: 10, waitMs: 60_000, kinds: 'heavy ones' };
+
+  it('bounds each process and each account across processes; a slot goes where its process has room', async () => {
+    const gate = new ExpensiveGate(limits);
+    const a1 = await gate.enter(1, 1);
+    const b2 = await gate.enter(2, 2);
+    const order: string[] = [];
+    // Process 1 is full: account 1's next request there waits; account 2's in process 1 too.
+    const a = gate.enter(1, 1).then((r) => {
+      order.push('a in 1');
+      return r;
+    });
+    void gate.enter(2, 1).then(() => order.push('b in 1'));
+    expect(gate.stats).toEqual({ running: 2, waiting: 2 });
+    b2(); // process 2 frees: neither waiter is of process 2
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual([]);
+    a1(); // process 1 frees: its oldest waiter, account 1's, whose turn it is
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['a in 1']);
+    (await a)();
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['a in 1', 'b in 1']);
+  });
+
+  it('an account over its bound waits even with room in another process', async () => {
+    const gate = new ExpensiveGate({ ...limits, perProcess: 4, perKey: 1 });
+    const held = await gate.enter(1, 1);
+    let ran = false;
+    const next = gate.enter(1, 2).then((r) => {
+      ran = true;
+      return r;
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(ran).toBe(false);
+    (await gate.enter(2, 2))(); // another account runs at once
+    held();
+    (await next)();
+    expect(gate.stats).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('the waiting requests of a process that has gone are dropped, and their turn passes on', async () => {
+    const gate = new ExpensiveGate({ ...limits, perKey: 1 });
+    const held = await gate.enter(1, 1);
+    let dead = false;
+    void gate.enter(1, 2).then(() => {
+      dead = true;
+    });
+    const alive = gate.enter(1, 3);
+    gate.forget(2);
+    expect(gate.stats).toEqual({ running: 1, waiting: 1 });
+    held();
+    (await alive)();
+    expect(dead).toBe(false);
+    expect(gate.stats).toEqual({ running: 0, waiting: 0 });
   });
 });
 
