@@ -127,7 +127,7 @@ const schema = {
   },
   EXPENSIVE_PER_ACCOUNT: {
     doc: 'Expensive requests one account (all its keys) may run at once on this host, across its worker processes',
-    default: 2,
+    default: 1,
     parse: int(1, 1000),
   },
   EXPENSIVE_QUEUE_PER_ACCOUNT: {
