@@ -66,6 +66,8 @@ function filtersOf(path: string): {
     else if (k === 'limit') limit = Number(v);
     else if (k === 'title') filters.title = parseWebQuery(v);
     else if (k === 'title_advanced') filters.title_advanced = parseAdvancedQuery(v);
+    else if (k === 'description') filters.description = parseWebQuery(v);
+    else if (k === 'description_advanced') filters.description_advanced = parseAdvancedQuery(v);
     else if (k === 'remote') filters.remote = v === 'true';
     else if (k === 'salary_gte' || k === 'salary_lte') filters[k] = Number(v);
     else filters[k === 'skill' || k === 'country' || k === 'taxonomies' ? k : k] = v.split(',');

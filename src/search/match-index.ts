@@ -481,6 +481,21 @@ export class MatchIndex {
       f.salary_gte !== undefined ||
       f.salary_lte !== undefined ||
       TESTED_CODES.some((d) => f[d.filter!] !== undefined);
+    // A salary range alone is counted on the sorted bounds and paged by testing rows until the page is full.
+    if (perRow && c.rows !== undefined && c.rows === this.salariedRows && salaryOnly(f)) {
+      const total = this.salaryCount(f.salary_gte, f.salary_lte);
+      if (total !== undefined)
+        return {
+          total,
+          rows: this.salaryPage(
+            c.rows,
+            f,
+            after === undefined ? 0 : firstAbove(c.rows, after),
+            offset,
+            limit,
+          ),
+        };
+    }
     const rows = perRow ? this.keep(c.rows, f) : (c.rows ?? this.everyRow());
     const start = after === undefined ? 0 : firstAbove(rows, after);
     if (perRow || !this.deadCount)
@@ -516,18 +531,23 @@ export class MatchIndex {
       for (let i = 0; i < rows.length; i++) n += this.dead[rows[i]];
       return n;
     }
+    let n = 0;
+    for (const d of this.deadList()) {
+      const at = firstAbove(rows, d) - 1;
+      if (at >= 0 && rows[at] === d) n++;
+    }
+    return n;
+  }
+
+  /** The dead rows, ascending (made when first wanted after a change). */
+  private deadList(): RowSet {
     if (!this.deadSorted) {
       const sorted = new Uint32Array(this.deadCount);
       let k = 0;
       for (let r = 0; r < this.dead.length; r++) if (this.dead[r]) sorted[k++] = r;
       this.deadSorted = sorted;
     }
-    let n = 0;
-    for (const d of this.deadSorted) {
-      const at = firstAbove(rows, d) - 1;
-      if (at >= 0 && rows[at] === d) n++;
-    }
-    return n;
+    return this.deadSorted;
   }
 
   /** The rows the sets of the filters allow (undefined: every row), before the tests of each row. */
@@ -644,6 +664,89 @@ export class MatchIndex {
       this.salariedRows = rows;
     }
     return this.salariedRows;
+  }
+
+  /**
+   * The salaried rows' bounds sorted, NaN (no bound) left out: every maximum, every minimum, the minimums
+   * of rows with both bounds, and the maximums of rows without a minimum. Null when a row's minimum is
+   * above its maximum (a range could then not be counted from them).
+   */
+  private salaryOrder:
+    | { max: Float64Array; min: Float64Array; minOfBoth: Float64Array; maxAlone: Float64Array }
+    | null
+    | undefined;
+
+  /**
+   * How many live rows have a maximum ≥ gte and a minimum ≤ lte (a bound not given: no test), counted on
+   * the sorted bounds; undefined when they cannot tell (gte above lte, a minimum above its maximum).
+   */
+  private salaryCount(gte: number | undefined, lte: number | undefined): number | undefined {
+    if (gte !== undefined && lte !== undefined && gte > lte) return undefined;
+    if (this.salaryOrder === undefined) this.salaryOrder = this.sortSalaries();
+    const o = this.salaryOrder;
+    if (!o) return undefined;
+    const salaried = this.salaried().length;
+    // Given gte ≤ lte and min ≤ max, a minimum above lte has its maximum above gte: of the rows whose
+    // maximum meets gte, those that fail lte are the ones without a minimum and those whose minimum is above.
+    let n = salaried;
+    if (gte !== undefined) n = o.max.length - firstAtLeast(o.max, gte);
+    if (lte !== undefined && gte === undefined) n = firstAbove64(o.min, lte);
+    if (lte !== undefined && gte !== undefined)
+      n -=
+        o.maxAlone.length -
+        firstAtLeast(o.maxAlone, gte) +
+        (o.minOfBoth.length - firstAbove64(o.minOfBoth, lte));
+    if (this.deadCount) {
+      const { flags, salMin, salMax } = this.p;
+      for (const d of this.deadList())
+        if (
+          flags[d] & HAS_SALARY &&
+          (gte === undefined || salMax[d] >= gte) &&
+          (lte === undefined || salMin[d] <= lte)
+        )
+          n--;
+    }
+    return n;
+  }
+
+  private sortSalaries(): typeof this.salaryOrder {
+    const { salMin, salMax } = this.p;
+    const rows = this.salaried();
+    const max: number[] = [];
+    const min: number[] = [];
+    const minOfBoth: number[] = [];
+    const maxAlone: number[] = [];
+    for (const r of rows) {
+      const lo = salMin[r];
+      const hi = salMax[r];
+      if (!Number.isNaN(lo) && !Number.isNaN(hi) && lo > hi) return null;
+      if (!Number.isNaN(hi)) max.push(hi);
+      if (!Number.isNaN(lo)) min.push(lo);
+      if (!Number.isNaN(lo) && !Number.isNaN(hi)) minOfBoth.push(lo);
+      if (Number.isNaN(lo) && !Number.isNaN(hi)) maxAlone.push(hi);
+    }
+    const sorted = (a: number[]) => Float64Array.from(a).sort();
+    return { max: sorted(max), min: sorted(min), minOfBoth: sorted(minOfBoth), maxAlone: sorted(maxAlone) };
+  }
+
+  /** The `limit` live rows of `rows` from `start` that meet the salary bounds, after skipping `offset`. */
+  private salaryPage(rows: RowSet, f: JobFilters, start: number, offset: number, limit: number): RowSet {
+    const { salMin, salMax } = this.p;
+    const { salary_gte: gte, salary_lte: lte } = f;
+    const page: number[] = [];
+    let skip = offset;
+    for (let i = start; i < rows.length && page.length < limit; i++) {
+      const r = rows[i];
+      if (
+        this.dead[r] ||
+        (gte !== undefined && !(salMax[r] >= gte)) ||
+        (lte !== undefined && !(salMin[r] <= lte))
+      )
+        continue;
+      if (skip > 0) skip--;
+      else page.push(r);
+    }
+    return Uint32Array.from(page);
   }
 
   /**
@@ -1292,6 +1395,40 @@ export function firstAbove(rows: RowSet, row: number): number {
 }
 
 /** The right sides of a chain of phrases, first to last. */
+/** How many of the sorted values are below x (the index of the first at least x). */
+function firstAtLeast(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** How many of the sorted values are at most x (the index of the first above x). */
+function firstAbove64(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Whether the only filters tested per row are salary bounds (has_salary, if given, true). */
+function salaryOnly(f: JobFilters): boolean {
+  return (
+    (f.salary_gte !== undefined || f.salary_lte !== undefined) &&
+    f.remote === undefined &&
+    f.has_salary !== false &&
+    TESTED_CODES.every((d) => f[d.filter!] === undefined)
+  );
+}
+
 function chainRights(n: TsNode): TsNode[] {
   return n.op === 'phrase' ? [...chainRights(n.left), n.right] : [];
 }
