@@ -690,12 +690,12 @@ export class MatchIndex {
     // maximum meets gte, those that fail lte are the ones without a minimum and those whose minimum is above.
     let n = salaried;
     if (gte !== undefined) n = o.max.length - firstAtLeast(o.max, gte);
-    if (lte !== undefined && gte === undefined) n = firstAbove64(o.min, lte);
+    if (lte !== undefined && gte === undefined) n = firstAbove(o.min, lte);
     if (lte !== undefined && gte !== undefined)
       n -=
         o.maxAlone.length -
         firstAtLeast(o.maxAlone, gte) +
-        (o.minOfBoth.length - firstAbove64(o.minOfBoth, lte));
+        (o.minOfBoth.length - firstAbove(o.minOfBoth, lte));
     if (this.deadCount) {
       const { flags, salMin, salMax } = this.p;
       for (const d of this.deadList())
@@ -1382,8 +1382,8 @@ export function top(
   return { values: best, distinct };
 }
 
-/** The position of the first of `rows` (ascending) above `row`. */
-export function firstAbove(rows: RowSet, row: number): number {
+/** The position of the first of `rows` (ascending) above `row`: how many are at most `row`. */
+export function firstAbove(rows: ArrayLike<number>, row: number): number {
   let lo = 0;
   let hi = rows.length;
   while (lo < hi) {
@@ -1394,26 +1394,13 @@ export function firstAbove(rows: RowSet, row: number): number {
   return lo;
 }
 
-/** The right sides of a chain of phrases, first to last. */
-/** How many of the sorted values are below x (the index of the first at least x). */
+/** How many of the sorted values are below x (the position of the first at least x). */
 function firstAtLeast(sorted: Float64Array, x: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (sorted[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** How many of the sorted values are at most x (the index of the first above x). */
-function firstAbove64(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] <= x) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -1429,6 +1416,7 @@ function salaryOnly(f: JobFilters): boolean {
   );
 }
 
+/** The right sides of a chain of phrases, first to last. */
 function chainRights(n: TsNode): TsNode[] {
   return n.op === 'phrase' ? [...chainRights(n.left), n.right] : [];
 }
