@@ -920,26 +920,57 @@ export class MatchIndex {
       this.lexeme((l as { lexeme: string }).lexeme, (l as { prefix: boolean }).prefix),
     );
     const candidates = intersectAll(parts);
+    // Each step's lexemes as a mask by number, and the positions that end the phrase so far in two
+    // buffers used in turn: a row's test allocates nothing.
+    const bound = this.lexemeBound();
+    const masks = [first, ...steps.map((st) => st.lexemes)].map((set) => {
+      const m = new Uint8Array(bound);
+      for (const x of set) m[x] = 1;
+      return m;
+    });
+    let ends = new Uint16Array(64);
+    let next = new Uint16Array(64);
     const out = new Uint32Array(candidates.length);
     let count = 0;
     for (const r of candidates) {
       const from = positionsAt[r];
       const to = positionsAt[r + 1];
-      let ends: number[] = [];
-      for (let i = from; i < to; i++)
-        if (first.has(Math.floor(positions[i] / POS_SPAN))) ends.push(positions[i] % POS_SPAN);
-      for (const step of steps) {
-        const next: number[] = [];
-        for (let i = from; i < to && ends.length; i++) {
-          if (!step.lexemes.has(Math.floor(positions[i] / POS_SPAN))) continue;
-          const p = positions[i] % POS_SPAN;
-          if (ends.includes(p - step.distance) && !next.includes(p)) next.push(p);
-        }
-        ends = next;
+      if (to - from > ends.length) {
+        ends = new Uint16Array(to - from);
+        next = new Uint16Array(to - from);
       }
-      if (ends.length) out[count++] = r;
+      let e = 0;
+      for (let i = from; i < to; i++)
+        if (masks[0][(positions[i] / POS_SPAN) | 0]) ends[e++] = positions[i] % POS_SPAN;
+      for (let s = 0; s < steps.length && e > 0; s++) {
+        const mask = masks[s + 1];
+        const distance = steps[s].distance;
+        let k = 0;
+        for (let i = from; i < to; i++) {
+          if (!mask[(positions[i] / POS_SPAN) | 0]) continue;
+          const p = positions[i] % POS_SPAN;
+          let follows = false;
+          for (let j = 0; j < e && !follows; j++) follows = ends[j] === p - distance;
+          // Each position is visited once a step, so the buffer never holds more than the row's.
+          if (follows) next[k++] = p;
+        }
+        [ends, next] = [next, ends];
+        e = k;
+      }
+      if (e) out[count++] = r;
     }
     return { rows: out.subarray(0, count), not: false };
+  }
+
+  /** One more than the largest title lexeme number (a mask by number is this long). */
+  private lexemeLimit: number | undefined;
+  private lexemeBound(): number {
+    if (this.lexemeLimit === undefined) {
+      let max = -1;
+      for (const x of this.p.lexemes!.numbers) if (x > max) max = x;
+      this.lexemeLimit = max + 1;
+    }
+    return this.lexemeLimit;
   }
 
   private numbers(l: { lexeme: string; prefix: boolean }): Set<number> {
