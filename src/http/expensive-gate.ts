@@ -242,13 +242,17 @@ const GIVE_UP_MS = 2000;
 export function remoteExpensiveGate(waitMs: number): SlotGate {
   let seq = 0;
   let running = 0;
-  const pending = new Map<number, { grant: (r: () => void) => void; refuse: (e: Error) => void }>();
+  const pending = new Map<
+    number,
+    { grant: (r: () => void) => void; refuse: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
   const send = (m: GateMessage) => process.send?.(m, undefined, undefined, () => {});
   process.on('message', (raw: unknown) => {
     const m = raw as GateMessage;
     if (m?.type !== 'gate-grant' && m?.type !== 'gate-refuse') return;
     const waiter = pending.get(m.seq);
     pending.delete(m.seq);
+    if (waiter) clearTimeout(waiter.timer);
     if (m.type === 'gate-refuse') return waiter?.refuse(new ApiError(m.status, m.body, m.headers));
     // Granted after this worker gave up waiting: given back at once.
     if (!waiter) return send({ type: 'gate-leave', seq: m.seq });
@@ -276,13 +280,7 @@ export function remoteExpensiveGate(waitMs: number): SlotGate {
           () => giveUp('the expensive-work gate did not answer in time'),
           waitMs + GIVE_UP_MS,
         );
-        const settle =
-          <T>(fn: (v: T) => void) =>
-          (v: T) => {
-            clearTimeout(timer);
-            fn(v);
-          };
-        pending.set(id, { grant: settle(grant), refuse: settle(refuse) });
+        pending.set(id, { grant, refuse, timer });
         const message: GateMessage = { type: 'gate-enter', seq: id, account };
         process.send?.(
           message,

@@ -482,6 +482,7 @@ export class MatchIndex {
       f.salary_lte !== undefined ||
       TESTED_CODES.some((d) => f[d.filter!] !== undefined);
     // A salary range alone is counted on the sorted bounds and paged by testing rows until the page is full.
+    // The candidates are then the salaried rows themselves: no set, text or posting-time bound narrowed them.
     if (perRow && c.rows !== undefined && c.rows === this.salariedRows && salaryOnly(f)) {
       const total = this.salaryCount(f.salary_gte, f.salary_lte);
       if (total !== undefined)
