@@ -14,8 +14,16 @@ const CASES: [JobFilters, string, unknown[]][] = [
   [{}, 'j.state = 0', []],
   [{ title: "'engineer'" }, "j.state = 0 AND j.title_tsv @@ to_tsquery('english', $1)", ["'engineer'"]],
   [{ title_advanced: 'a & b' }, "j.state = 0 AND j.title_tsv @@ to_tsquery('english', $1)", ['a & b']],
-  [{ description: "'sql'" }, "j.state < 1 AND j.text_tsv @@ to_tsquery('english', $1)", ["'sql'"]],
-  [{ description_advanced: 'a' }, "j.state < 1 AND j.text_tsv @@ to_tsquery('english', $1)", ['a']],
+  [
+    { description: "'sql'" },
+    "j.state = 0 AND j.id IN (SELECT t.id FROM job_texts_ids(to_tsquery('english', $1), NULL, $2::text[]) AS t(id))",
+    ["'sql'", null],
+  ],
+  [
+    { description_advanced: 'a', country: ['DE'] },
+    "j.state = 0 AND j.country_codes && $1::text[] AND j.id IN (SELECT t.id FROM job_texts_ids(NULL, to_tsquery('english', $2), $3::text[]) AS t(id))",
+    [['DE'], 'a', ['DE']],
+  ],
   [{ organization: 'Ac%me' }, 'j.state = 0 AND j.org_key LIKE $1', ['%ac\\%me%']],
   [{ exclude_organization: ['acme'] }, 'j.state = 0 AND NOT (j.org_key = ANY($1::text[]))', [['acme']]],
   [
@@ -93,6 +101,16 @@ describe('compiled filters', () => {
       'j.country_codes && $1::text[]',
     );
     expect(compileFilters({}, { anyState: true }).text).toBe('true');
+    // job_texts holds live jobs alone: rows of any state are tested on their own vector.
+    expect(compileFilters({ description: "'sql'" }, { anyState: true }).text).toBe(
+      "j.text_tsv @@ to_tsquery('english', $1)",
+    );
+  });
+
+  it('with a description tested on the row itself in walks, which test each row anyway', () => {
+    expect(compileFilters({ description: "'sql'", description_advanced: 'a' }, { perRow: true }).text).toBe(
+      "j.state = 0 AND j.text_tsv @@ to_tsquery('english', $1) AND j.text_tsv @@ to_tsquery('english', $2)",
+    );
   });
 
   it('with company filters as a look-up per row for walks in posted order', () => {

@@ -32,3 +32,4 @@ export { migration as m026 } from './026-data-changes-name-every-job-written.ts'
 export { migration as m027 } from './027-description-vectors-of-live-jobs-in-a-narrow-table.ts';
 export { migration as m028 } from './028-job-texts-statements-planned-for-each-statement.ts';
 export { migration as m029 } from './029-fill-rates-kept-per-commit.ts';
+export { migration as m030 } from './030-description-pages-read-through-job-texts.ts';
