@@ -42,38 +42,115 @@ function canonicalUrl(raw: string): string {
   }
 }
 
-/** FNV-1a over a string's UTF-16 units, 32 bits; two seeds give the 64 bits of a shingle. */
-function fnv1a(s: string, seed: number): number {
-  let h = seed;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+const FNV_PRIME = 0x01000193;
+const SEED_LO = 0x811c9dc5;
+const SEED_HI = 0x050c5d1f;
+const SPACE = 0x20;
+
+/** One FNV-1a step (32 bits) per UTF-16 unit of s[from, to), continuing from `h`. */
+function fnvStep(h: number, s: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
 }
 
-/** 64-bit SimHash of the description's word 3-shingles, as 16 hex digits; near-identical texts differ in few bits. */
+/**
+ * Bit counting without a branch per bit: SPREAD[2v] holds bits 0-3 of the byte v as four byte lanes (one
+ * lane a bit, 0 or 1), SPREAD[2v + 1] bits 4-7, so adding them counts eight positions at once.
+ */
+const SPREAD = new Uint32Array(512);
+for (let v = 0; v < 256; v++)
+  for (let k = 0; k < 8; k++) if (v & (1 << k)) SPREAD[2 * v + (k >> 2)] |= 1 << (8 * (k & 3));
+/** Lanes hold up to 255: the packed counts are moved to the totals at least this often. */
+const LANE_MAX = 255;
+
+/** Adds the 32 bits of `x` to the packed counters `lanes[base .. base + 8)` (four bytes, two words each). */
+function addBits(lanes: Uint32Array, base: number, x: number): void {
+  for (let j = 0; j < 4; j++) {
+    const v = (x >>> (8 * j)) & 0xff;
+    lanes[base + 2 * j] += SPREAD[2 * v];
+    lanes[base + 2 * j + 1] += SPREAD[2 * v + 1];
+  }
+}
+
+/** Moves the packed counters into `set` (64 positions) and clears them. */
+function unpack(lanes: Uint32Array, set: Int32Array): void {
+  for (let w = 0; w < 16; w++) {
+    const word = lanes[w];
+    for (let k = 0; k < 4; k++) set[4 * w + k] += (word >>> (8 * k)) & 0xff;
+    lanes[w] = 0;
+  }
+}
+
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** Whether each code unit of the Basic Multilingual Plane is a letter or digit: 0 not known yet, 1 yes, 2 no. */
+const bmpWord = new Uint8Array(0x10000);
+
+function isWordChar(cp: number): boolean {
+  if (cp > 0xffff) return WORD_CHAR.test(String.fromCodePoint(cp));
+  let known = bmpWord[cp];
+  if (known === 0) bmpWord[cp] = known = WORD_CHAR.test(String.fromCharCode(cp)) ? 1 : 2;
+  return known === 1;
+}
+
+/**
+ * The words of `s` (runs of letters and digits, by code point, as `split(/[^\p{L}\p{N}]+/u)` finds them),
+ * as start and end offsets, so no string is made per word.
+ */
+function wordBounds(s: string): number[] {
+  const bounds: number[] = [];
+  let start = -1;
+  for (let i = 0; i < s.length; ) {
+    const cp = s.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    if (isWordChar(cp)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      bounds.push(start, i);
+      start = -1;
+    }
+    i += width;
+  }
+  if (start >= 0) bounds.push(start, s.length);
+  return bounds;
+}
+
+/**
+ * 64-bit SimHash of the description's word 3-shingles, as 16 hex digits; near-identical texts differ in
+ * few bits. A shingle's 64 bits are FNV-1a (32 bits) of "w1 w2 w3" (UTF-16 units) under two seeds, the
+ * missing words of a text under three words empty; bit b of the signature is set where more shingles
+ * have it set than not. Signatures are stored (desc_sig): this definition may never change.
+ */
 export function simhash(text: string): string {
   // Case-folded words; accents and punctuation do not matter for telling copies apart.
-  const words = text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-  const acc = new Int32Array(64);
-  const n = Math.max(1, words.length - 2);
+  const s = text.toLowerCase();
+  const w = wordBounds(s);
+  const words = w.length / 2;
+  // The set bits counted per position, over each shingle's units in place.
+  const set = new Int32Array(64);
+  const lanes = new Uint32Array(16);
+  const n = Math.max(1, words - 2);
   for (let i = 0; i < n; i++) {
-    const shingle = `${words[i] ?? ''} ${words[i + 1] ?? ''} ${words[i + 2] ?? ''}`;
-    const lo = fnv1a(shingle, 0x811c9dc5);
-    const hi = fnv1a(shingle, 0x050c5d1f);
-    for (let b = 0; b < 32; b++) {
-      acc[b] += (((lo >>> b) & 1) << 1) - 1;
-      acc[b + 32] += (((hi >>> b) & 1) << 1) - 1;
+    let lo = SEED_LO;
+    let hi = SEED_HI;
+    for (let k = 0; k < 3; k++) {
+      if (k > 0) {
+        lo = Math.imul(lo ^ SPACE, FNV_PRIME);
+        hi = Math.imul(hi ^ SPACE, FNV_PRIME);
+      }
+      if (i + k < words) {
+        lo = fnvStep(lo, s, w[2 * (i + k)], w[2 * (i + k) + 1]);
+        hi = fnvStep(hi, s, w[2 * (i + k)], w[2 * (i + k) + 1]);
+      }
     }
+    addBits(lanes, 0, lo);
+    addBits(lanes, 8, hi);
+    if ((i + 1) % LANE_MAX === 0) unpack(lanes, set);
   }
+  unpack(lanes, set);
   let hex = '';
   for (let nib = 0; nib < 16; nib++) {
     let v = 0;
-    for (let k = 0; k < 4; k++) if (acc[nib * 4 + k] > 0) v |= 1 << k;
+    for (let k = 0; k < 4; k++) if (2 * set[nib * 4 + k] > n) v |= 1 << k;
     hex += v.toString(16);
   }
   return hex;
