@@ -112,6 +112,20 @@ export async function buildDeferredIndexes(pool: pg.Pool, onProgress?: IndexProg
   }
 }
 
+/**
+ * A build reads the rows that some transaction could still see, with a horizon fixed when it starts; a
+ * vacuum of the TOAST table (which a build does not lock) may meanwhile remove the out-of-line values of
+ * such a row once the transaction holding the horizon back ends (seen at a million jobs: job_texts' index,
+ * while autovacuum's ANALYZE of jobs was cancelled by another build). The next attempt's horizon no longer
+ * sees that row. A table whose values are really missing fails every attempt.
+ */
+const BUILD_ATTEMPTS = 3;
+
+function isToastRace(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === 'XX001' && /chunk number .* for toast value/.test(e.message ?? '');
+}
+
 /** Builds every index of deferred_indexes, one per core at a time (CREATE INDEX builds share the table). */
 async function buildIndexes(pool: pg.Pool, onProgress?: IndexProgress): Promise<void> {
   const { rows } = await pool.query<{ name: string; def: string }>(
@@ -126,15 +140,18 @@ async function buildIndexes(pool: pg.Pool, onProgress?: IndexProgress): Promise<
     const client = await pool.connect();
     try {
       for (let r = queue.shift(); r; r = queue.shift()) {
-        await client.query('BEGIN');
-        try {
-          await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
-          await client.query(r.def.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS '));
-          await client.query('DELETE FROM deferred_indexes WHERE name = $1', [r.name]);
-          await client.query('COMMIT');
-        } catch (err) {
-          await client.query('ROLLBACK').catch(() => {});
-          throw err;
+        for (let attempt = 1; ; attempt++) {
+          await client.query('BEGIN');
+          try {
+            await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
+            await client.query(r.def.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS '));
+            await client.query('DELETE FROM deferred_indexes WHERE name = $1', [r.name]);
+            await client.query('COMMIT');
+            break;
+          } catch (err) {
+            await client.query('ROLLBACK').catch(() => {});
+            if (attempt >= BUILD_ATTEMPTS || !isToastRace(err)) throw err;
+          }
         }
         onProgress?.(++built, rows.length);
       }

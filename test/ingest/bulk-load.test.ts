@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDataset } from '../../src/demo/write.ts';
-import { BULK_MIN, beginBulkLoad, shouldDefer } from '../../src/db/bulk-indexes.ts';
+import { BULK_MIN, beginBulkLoad, buildDeferredIndexes, shouldDefer } from '../../src/db/bulk-indexes.ts';
 import { migrate } from '../../src/db/migrations.ts';
 import { ingestFile } from '../../src/ingest/jsonl.ts';
 import { compileFilters } from '../../src/search/filters.ts';
@@ -169,5 +169,78 @@ describe('bulk load with deferred search indexes', () => {
     expect((await bulk.db.write.query(INDEXES)).rows).toEqual(before);
     expect((await bulk.db.write.query('SELECT count(*)::int AS n FROM deferred_indexes')).rows[0].n).toBe(0);
     expect(built.at(-1)).toEqual([dropped.length, dropped.length]);
+  });
+
+  it('tries a build again when a TOAST value it reads was vacuumed under it, and only then', async () => {
+    // PostgreSQL's error when a vacuum of the TOAST table removed the value of a row the build still
+    // reads, raised by the indexed expression on the first attempts.
+    const db = bulk.db.write;
+    await db.query(`CREATE TABLE build_probe (v text);
+      INSERT INTO build_probe SELECT g::text FROM generate_series(1, 50) g;
+      CREATE SEQUENCE build_raised;
+      CREATE TABLE build_failing (times int, code text, message text);
+      CREATE FUNCTION build_key(v text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
+      DECLARE
+        f build_failing;
+        raised bigint;
+      BEGIN
+        -- The sequence, which a rollback leaves as it is, counts the failures raised so far.
+        IF v = '1' THEN
+          SELECT * INTO f FROM build_failing;
+          SELECT CASE WHEN is_called THEN last_value ELSE 0 END INTO raised FROM build_raised;
+          IF raised < f.times THEN
+            PERFORM nextval('build_raised');
+            RAISE EXCEPTION USING ERRCODE = f.code, MESSAGE = f.message;
+          END IF;
+        END IF;
+        RETURN v;
+      END $$;`);
+    const DEF = 'CREATE INDEX build_probe_key ON public.build_probe USING btree (build_key(v))';
+    const RACE = 'missing chunk number 0 for toast value 9857151 in pg_toast_16704';
+    /** Builds the probe's index with its first `times` attempts failing so: the outcome, the failures. */
+    const build = async (times: number, code: string, message: string) => {
+      await db.query('DROP INDEX IF EXISTS build_probe_key');
+      await db.query('TRUNCATE build_failing');
+      await db.query(`SELECT setval('build_raised', 1, false)`);
+      await db.query('INSERT INTO build_failing VALUES ($1, $2, $3)', [times, code, message]);
+      await db.query('INSERT INTO deferred_indexes (name, def) VALUES ($1, $2)', ['build_probe_key', DEF]);
+      const outcome = await buildDeferredIndexes(db).then(
+        () => 'built',
+        (err: Error) => err.message,
+      );
+      const raised = (
+        await db.query<{ n: string }>(
+          'SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS n FROM build_raised',
+        )
+      ).rows[0].n;
+      const left = (await db.query('SELECT name FROM deferred_indexes')).rows.map((r) => r.name);
+      await db.query('DELETE FROM deferred_indexes');
+      return { outcome, failures: Number(raised), left };
+    };
+    try {
+      expect(await build(1, 'XX001', RACE)).toEqual({ outcome: 'built', failures: 1, left: [] });
+      expect(await build(2, 'XX001', RACE)).toEqual({ outcome: 'built', failures: 2, left: [] });
+      // A value missing for good: three attempts, then the load's error, the index left to build.
+      expect(await build(5, 'XX001', RACE)).toEqual({
+        outcome: RACE,
+        failures: 3,
+        left: ['build_probe_key'],
+      });
+      // Any other failure is not tried again.
+      expect(await build(5, 'XX001', 'invalid page in block 7')).toEqual({
+        outcome: 'invalid page in block 7',
+        failures: 1,
+        left: ['build_probe_key'],
+      });
+      expect(await build(5, 'XX000', RACE)).toEqual({
+        outcome: RACE,
+        failures: 1,
+        left: ['build_probe_key'],
+      });
+    } finally {
+      await db.query(
+        'DROP TABLE build_probe, build_failing; DROP SEQUENCE build_raised; DROP FUNCTION build_key',
+      );
+    }
   });
 });
