@@ -100,7 +100,9 @@ if (!flag('keep'))
     rmSync(path.join(dir, part), { recursive: true, force: true });
 const server = await startEmbedded(dir, port);
 const postmaster = Number(readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-const env = { DATABASE_URL: server.url, LOG_LEVEL: 'warn' };
+// The cluster's directory is the DATA_DIR, as a service on it has: the ingest command carries (or builds)
+// the match index saved there, as it does for a user, not one in the working directory.
+const env = { DATABASE_URL: server.url, DATA_DIR: dir, LOG_LEVEL: 'warn' };
 await cli(['migrate'], env, false);
 say(`postgres ${server.url} (postmaster ${postmaster}); load average ${load().join(' ')}`);
 
