@@ -173,13 +173,14 @@ describe('bulk load with deferred search indexes', () => {
 
   it('tries a build again when a TOAST value it reads was vacuumed under it, and only then', async () => {
     // PostgreSQL's error when a vacuum of the TOAST table removed the value of a row the build still
-    // reads, raised by the indexed expression on the first attempts.
+    // reads, raised by the indexed expression on the first attempts. (PostgreSQL 17 runs an index build's
+    // expressions with only pg_catalog on the search path: the function brings its own.)
     const db = bulk.db.write;
     await db.query(`CREATE TABLE build_probe (v text);
       INSERT INTO build_probe SELECT g::text FROM generate_series(1, 50) g;
       CREATE SEQUENCE build_raised;
       CREATE TABLE build_failing (times int, code text, message text);
-      CREATE FUNCTION build_key(v text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
+      CREATE FUNCTION build_key(v text) RETURNS text LANGUAGE plpgsql IMMUTABLE SET search_path FROM CURRENT AS $$
       DECLARE
         f build_failing;
         raised bigint;
