@@ -77,7 +77,7 @@ export async function removeLeftovers(file: string): Promise<string[]> {
 export const matchIndexFile = (config: Config): string => path.join(config.DATA_DIR, 'match-index.bin');
 
 /**
- * The match index of the data a load left, built in this process and saved where the service reads it:
+ * The match index of the data a load left, carried or built in a child process and saved where the service reads it:
  * a service started next, or running on this DATA_DIR (it looks at the file before building), reads it in
  * a second instead of answering from PostgreSQL's cold counts while it builds one (15–60 s at a million
  * jobs). From the primary database: a replica may not have the load yet. Says whether it was built or
@@ -88,9 +88,12 @@ export async function saveIndexAfterLoad(
   config: Config,
   log: (msg: string, err?: unknown) => void,
 ): Promise<MatchStatus> {
-  // Saved whether built or carried over the load.
-  const service = new MatchService(db.write, log, matchIndexFile(config), undefined, 0);
-  await service.load();
+  // Saved whether built or carried over the load. The carry or the build runs in a child process, as the
+  // service's do: a carry holds the saved index and the merged one at once, past the CLI's 512 MB heap at a
+  // million jobs (two rounds carried at 1.09M live ran it out of memory), and that memory goes with it.
+  const file = matchIndexFile(config);
+  const builder = buildInProcess({ ...config, DATABASE_URL: db.url }, file);
+  const service = new MatchService(db.write, log, file, builder, 0, false);
   await service.refresh();
   return service.status;
 }

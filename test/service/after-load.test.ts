@@ -130,6 +130,11 @@ describe('afterLoad', () => {
     // The service reads it and has nothing to build.
     await service.refresh();
     expect(service.status.builds).toBe(0);
+    // Another sizeable load: the saved index carried over it (in a child process) and saved again.
+    await ingest(all.slice(40, 60).map((p) => ({ ...p, title: `${p.title} IV` })));
+    const next = new MatchService(db.read, () => {}, file);
+    expect(await next.load()).toBe(true);
+    expect(next.status).toMatchObject({ version: await dataVersion(db.write), rows: await live() });
     // One changed posting (under 1 %): the file is left as it was.
     const saved = (await stat(file)).mtimeMs;
     await ingest([posting(2, 'Principal Platform Engineer')]);
