@@ -92,7 +92,8 @@ export async function saveIndexAfterLoad(
   // service's do: a carry holds the saved index and the merged one at once, past the CLI's 512 MB heap at a
   // million jobs (two rounds carried at 1.09M live ran it out of memory), and that memory goes with it.
   const file = matchIndexFile(config);
-  const builder = buildInProcess({ ...config, DATABASE_URL: db.url }, file);
+  // The child reads the primary too: a replica may not have the load yet.
+  const builder = buildInProcess({ ...config, DATABASE_URL: db.url, DATABASE_READ_URL: undefined }, file);
   const service = new MatchService(db.write, log, file, builder, 0, false);
   await service.refresh();
   return service.status;

@@ -135,6 +135,14 @@ describe('afterLoad', () => {
     const next = new MatchService(db.read, () => {}, file);
     expect(await next.load()).toBe(true);
     expect(next.status).toMatchObject({ version: await dataVersion(db.write), rows: await live() });
+    // With replicas configured, the load's index is still read from the primary (a replica that does not
+    // answer here, one that lags in production).
+    const unreachable = { ...config, DATABASE_READ_URL: 'postgres://nobody@127.0.0.1:1/none' };
+    const changed = all.slice(60, 80).map((p) => ({ ...p, title: `${p.title} V` }));
+    await afterIngest(db, unreachable, writtenBy(await ingestRecords(db, changed)), true);
+    const third = new MatchService(db.read, () => {}, file);
+    expect(await third.load()).toBe(true);
+    expect(third.status).toMatchObject({ version: await dataVersion(db.write), rows: await live() });
     // One changed posting (under 1 %): the file is left as it was.
     const saved = (await stat(file)).mtimeMs;
     await ingest([posting(2, 'Principal Platform Engineer')]);
