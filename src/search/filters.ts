@@ -15,7 +15,8 @@ export interface CompileOptions {
   /**
    * For a page found by walking the newest rows: company filters as a look-up per row (OFFSET 0 keeps
    * PostgreSQL from turning it into a join), which keeps the walk's order, so the walk stops as soon as
-   * the page is full. A join (the default, best for counting) reads and sorts the whole walk.
+   * the page is full. A join (the default, best for counting) reads and sorts the whole walk. A
+   * description is then tested on the row's own vector, not gathered from job_texts first.
    */
   perRow?: boolean;
 }
