@@ -134,7 +134,7 @@ export interface CompanyMatch {
 
 /** Profiles that an employer may resolve to: by slug, domain or normalised name. */
 export async function findCompanies(
-  client: pg.PoolClient,
+  client: pg.Pool | pg.PoolClient,
   slugs: string[],
   domains: string[],
   nameKeys: string[],

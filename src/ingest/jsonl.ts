@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { type BulkLoad, beginBulkLoad, canDefer, countJobsUpTo, shouldDefer } from '../db/bulk-indexes.ts';
 import type { Db } from '../db/pool.ts';
-import { ingestRecords } from './pipeline.ts';
+import { ingestChunks, type LineChunk } from './pipeline.ts';
 import { addReports, emptyReport, type IngestReport } from './report.ts';
 import type { Enricher } from './stages/enrich-batch.ts';
 import type { CanonicalLine } from '../model/record.ts';
@@ -31,48 +31,57 @@ export async function ingestFile(
   indexes: IndexMode = 'auto',
 ): Promise<IngestReport> {
   const total = (await fs.promises.stat(file)).size;
-  const input = fs.createReadStream(file);
-  const rl = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  let report = emptyReport();
-  let batch: CanonicalLine[] = [];
-  let numbers: number[] = [];
+  // Opened when the first chunk is asked for: lines read before then would be lost.
+  let input: fs.ReadStream | undefined;
+  const bytesRead = () => Math.min(input?.bytesRead ?? 0, total);
+  const read = emptyReport();
   let n = 0;
   let bulk: BulkLoad | undefined;
-  let decided = false;
   const decide = async () => {
-    decided = true;
     if (indexes === 'keep' || !canDefer(db.write)) return;
-    // Lines in the file, extrapolated from the first batch.
-    const expected = input.bytesRead ? Math.round((n * total) / Math.min(input.bytesRead, total)) : n;
+    // Lines in the file, extrapolated from the first chunk.
+    const expected = bytesRead() ? Math.round((n * total) / bytesRead()) : n;
     if (indexes === 'defer' || shouldDefer(expected, await countJobsUpTo(db.write, expected + 1))) {
       bulk = await beginBulkLoad(db.write);
     }
   };
-  const flush = async () => {
-    if (!batch.length) return;
-    if (!decided) await decide();
-    report = addReports(report, await ingestRecords(db, batch, numbers, enrich));
-    batch = [];
-    numbers = [];
-    onProgress?.({ phase: 'load', lines: n, bytes: Math.min(input.bytesRead, total), totalBytes: total });
-  };
-  try {
+  // Chunks of valid lines as read; each reports its progress once its postings are written.
+  async function* chunks(): AsyncGenerator<LineChunk> {
+    let lines: CanonicalLine[] = [];
+    let numbers: number[] = [];
+    let first = true;
+    const chunk = async (): Promise<LineChunk> => {
+      if (first) await decide();
+      first = false;
+      const at = { phase: 'load' as const, lines: n, bytes: bytesRead(), totalBytes: total };
+      const c = { lines, lineNumbers: numbers, done: () => onProgress?.(at) };
+      lines = [];
+      numbers = [];
+      return c;
+    };
+    input = fs.createReadStream(file);
+    const rl = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
     for await (const text of rl) {
       n++;
       if (text.trim() === '') continue;
       try {
-        batch.push(validateLine(JSON.parse(text)));
+        lines.push(validateLine(JSON.parse(text)));
         numbers.push(n);
       } catch (err) {
         const reason = err instanceof RecordError ? err.message : `invalid JSON: ${(err as Error).message}`;
-        report.rejected.push({ line: n, reason });
+        read.rejected.push({ line: n, reason });
       }
-      if (batch.length >= LINES_PER_BATCH) await flush();
+      if (lines.length >= LINES_PER_BATCH) yield await chunk();
     }
-    await flush();
+    if (lines.length) yield await chunk();
+  }
+  try {
+    const report = addReports(read, await ingestChunks(db, chunks(), enrich));
+    // In the file's order, whichever stage rejected the line.
+    report.rejected.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    return report;
   } finally {
     // Also after a failed batch: the committed ones are whole and must be searchable.
     await bulk?.finish((built, total) => onProgress?.({ phase: 'indexes', built, total }));
   }
-  return report;
 }

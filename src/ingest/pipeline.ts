@@ -8,6 +8,7 @@ import {
   type CompanyRow,
   findCompanies,
   loadSources,
+  type SourceRow,
   upsertCompanies,
   upsertSources,
 } from '../db/companies-write.ts';
@@ -113,6 +114,14 @@ function lap(stage: string): void {
   stageMark = now;
 }
 
+/** Lines of a load as they are read: a chunk, with the line number of each and how far the input is. */
+export interface LineChunk {
+  lines: CanonicalLine[];
+  lineNumbers?: number[];
+  /** Reported (through onChunk) once the chunk's postings are written. */
+  done?: () => void;
+}
+
 /**
  * Loads canonical lines. Sources and companies first, then postings in batches of one transaction
  * each, so a crash mid-load leaves every committed batch whole and the rest untouched.
@@ -124,7 +133,141 @@ export async function ingestRecords(
   enrich: Enricher = enrichInline,
   onProgress?: (postingsDone: number, postingsTotal: number) => void,
 ): Promise<IngestReport> {
+  async function* one() {
+    yield { lines, lineNumbers };
+  }
+  const total = lines.filter(isPosting).length;
+  let done = 0;
+  return ingestChunks(db, one(), enrich, (n) => {
+    done += n;
+    onProgress?.(Math.min(done, total), total);
+  });
+}
+
+function isPosting(l: CanonicalLine): boolean {
+  return l.kind === 'posting' || (l as { kind?: string }).kind === undefined;
+}
+
+interface Ahead {
+  report: IngestReport;
+  prepared: Prepared[];
+  token: number;
+}
+
+/**
+ * Loads chunks of canonical lines as `ingestRecords` does, one after the other, in the order read.
+ * Each chunk's sources and companies are written before its postings; the batches' writes stay strictly
+ * in order, one transaction each. What a batch needs before its transaction (its enrichment, its
+ * employers, its search vectors) is done while the batch before it is written, across chunks too: only a
+ * chunk with sources or companies waits for the writes before it, so its postings resolve against them.
+ */
+export async function ingestChunks(
+  db: Db,
+  chunks: AsyncIterable<LineChunk>,
+  enrich: Enricher = enrichInline,
+  onBatch?: (postings: number) => void,
+): Promise<IngestReport> {
   const report = emptyReport();
+  const input = chunks[Symbol.asyncIterator]();
+  let sourceRows = await loadSources(db.write);
+  // Batches read but not yet started, each with the chunk it ends (to report it done).
+  const queue: { items: PostingItem[]; ends?: LineChunk }[] = [];
+  let held: LineChunk | undefined; // read, but its sources and companies are not written yet
+  let ended = false;
+
+  const read = async (): Promise<void> => {
+    const r = await input.next();
+    if (r.done) ended = true;
+    else if (r.value.lines.some((l) => !isPosting(l))) held = r.value;
+    else queue.push(...batchesOf(r.value));
+  };
+  // The next batch, if it can be prepared now: not past a chunk whose sources or companies must be
+  // written first, unless nothing is in flight (`drained`), when they are written here.
+  const nextBatch = async (drained: boolean) => {
+    while (!queue.length && !ended) {
+      if (held) {
+        if (!drained) return undefined;
+        sourceRows = await writeCatalog(db, held.lines, sourceRows);
+        queue.push(...batchesOf(held));
+        held = undefined;
+      } else await read();
+    }
+    return queue.shift();
+  };
+  const ahead = async (items: PostingItem[]): Promise<Ahead> => {
+    const batch = await enrich(sourceRows, items);
+    const token = nextToken++;
+    const [prepared] = await Promise.all([
+      resolveEmployers(db.write, batch.enriched),
+      stageVectors(
+        db.write,
+        token,
+        batch.enriched.map((x) => ({
+          id: x.rec.id,
+          title: x.rec.title,
+          descText: JSON.stringify(x.e.description_text),
+        })),
+      ),
+    ]);
+    return { report: batch.report, prepared, token };
+  };
+
+  await unstageVectors(db.write);
+  type Pending = { batch: { items: PostingItem[]; ends?: LineChunk }; work: Promise<Ahead> };
+  const start = (batch: { items: PostingItem[]; ends?: LineChunk }): Pending => {
+    const work = ahead(batch.items);
+    // Settle a failed look-ahead if the write fails first, so it is not reported as unhandled.
+    work.catch(() => {});
+    return { batch, work };
+  };
+  let pending: Pending | undefined;
+  try {
+    for (;;) {
+      if (!pending) {
+        const b = await nextBatch(true);
+        if (!b) break;
+        pending = start(b);
+      }
+      lap('');
+      const current = pending;
+      const prepared = await current.work;
+      lap('wait_ahead');
+      // The write starts first; the next batch is read (if it must be) and prepared while it runs.
+      const writing = writeBatch(db, prepared);
+      let next: Awaited<ReturnType<typeof nextBatch>>;
+      try {
+        next = await nextBatch(false);
+      } catch (err) {
+        await writing.catch(() => {});
+        throw err;
+      }
+      pending = next ? start(next) : undefined;
+      Object.assign(report, addReports(addReports(report, prepared.report), await writing));
+      onBatch?.(current.batch.items.length);
+      current.batch.ends?.done?.();
+    }
+  } finally {
+    await input.return?.();
+  }
+  return report;
+}
+
+/** A chunk's postings in batches; the last one (or an empty one, for a chunk of none) ends the chunk. */
+function batchesOf(chunk: LineChunk): { items: PostingItem[]; ends?: LineChunk }[] {
+  const postings: PostingItem[] = [];
+  chunk.lines.forEach((l, i) => {
+    if (isPosting(l)) postings.push({ rec: l as PostingRecord, line: chunk.lineNumbers?.[i] });
+  });
+  const out: { items: PostingItem[]; ends?: LineChunk }[] = [];
+  for (let i = 0; i < postings.length; i += POSTING_BATCH)
+    out.push({ items: postings.slice(i, i + POSTING_BATCH) });
+  if (!out.length) out.push({ items: [] });
+  out[out.length - 1].ends = chunk;
+  return out;
+}
+
+/** Writes a chunk's sources and companies; returns the sources as they now stand. */
+async function writeCatalog(db: Db, lines: CanonicalLine[], sourceRows: SourceRow[]): Promise<SourceRow[]> {
   const sources = lines.filter((l) => l.kind === 'source');
   const companies = lines.filter((l) => l.kind === 'company') as (CompanyRecord & { kind: 'company' })[];
   if (sources.length) {
@@ -147,45 +290,7 @@ export async function ingestRecords(
         await bumpDataVersion(c, undefined, false);
     });
   }
-  const sourceRows = await loadSources(db.write);
-  const postings: PostingItem[] = [];
-  lines.forEach((l, i) => {
-    if (l.kind === 'posting' || (l as { kind?: string }).kind === undefined) {
-      postings.push({ rec: l as PostingRecord, line: lineNumbers?.[i] });
-    }
-  });
-  // The enrichment of the next batch runs while the current one is written (on another thread when
-  // the enricher is one); the writes themselves stay strictly in order.
-  const batches: PostingItem[][] = [];
-  for (let i = 0; i < postings.length; i += POSTING_BATCH) batches.push(postings.slice(i, i + POSTING_BATCH));
-  // The search vectors of the next batch are computed too (on another connection, see stageVectors).
-  await unstageVectors(db.write);
-  const ahead = async (items: PostingItem[]) => {
-    const batch = await enrich(sourceRows, items);
-    const token = nextToken++;
-    await stageVectors(
-      db.write,
-      token,
-      batch.enriched.map((x) => ({
-        id: x.rec.id,
-        title: x.rec.title,
-        descText: JSON.stringify(x.e.description_text),
-      })),
-    );
-    return { batch, token };
-  };
-  let next = batches.length ? ahead(batches[0]) : undefined;
-  for (let i = 0; next; i++) {
-    lap('');
-    const { batch, token } = await next;
-    lap('wait_enrich');
-    next = i + 1 < batches.length ? ahead(batches[i + 1]) : undefined;
-    // Settle a failed look-ahead if the write fails first, so it is not reported as unhandled.
-    next?.catch(() => {});
-    Object.assign(report, addReports(report, await writeBatch(db, batch, token)));
-    onProgress?.(Math.min((i + 1) * POSTING_BATCH, postings.length), postings.length);
-  }
-  return report;
+  return sources.length ? loadSources(db.write) : sourceRows;
 }
 
 interface Prepared {
@@ -196,13 +301,12 @@ interface Prepared {
 /** Tokens of staged batches: random per process, so concurrent loaders never share one. */
 let nextToken = randomInt(2 ** 40) * 1024;
 
-async function writeBatch(db: Db, { report, enriched }: EnrichedBatch, token: number): Promise<IngestReport> {
-  if (!enriched.length) return report;
+async function writeBatch(db: Db, { prepared, token }: Ahead): Promise<IngestReport> {
+  const report = emptyReport();
+  if (!prepared.length) return report;
 
   await withTransaction(db.write, async (client) => {
     lap('begin');
-    const prepared = await resolveEmployers(client, enriched);
-    lap('employer');
     const ts = await nextFeedTimestamp(client);
     lap('feed_clock');
     const existing = await loadExisting(
@@ -297,7 +401,7 @@ async function recordExpiryReasons(
 
 /** Employer resolution (given slug, then domain, then normalised name), then each posting's stored content. */
 async function resolveEmployers(
-  client: pg.PoolClient,
+  client: pg.Pool | pg.PoolClient,
   enriched: EnrichedBatch['enriched'],
 ): Promise<Prepared[]> {
   const matches = await findCompanies(
