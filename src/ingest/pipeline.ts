@@ -114,11 +114,11 @@ function lap(stage: string): void {
   stageMark = now;
 }
 
-/** Lines of a load as they are read: a chunk, with the line number of each and how far the input is. */
+/** Lines of a load as they are read: a chunk, with the line number of each. */
 export interface LineChunk {
   lines: CanonicalLine[];
   lineNumbers?: number[];
-  /** Reported (through onChunk) once the chunk's postings are written. */
+  /** Called once the chunk's postings are written (its batches committed). */
   done?: () => void;
 }
 
