@@ -54,8 +54,7 @@ describe('a load read in chunks', () => {
     expect(report.inserted).toBe(1600);
     expect(written).toBe(1600);
     // Chunks counted from 0. Chunk 2 (postings only) is read while chunk 1's last batch is still being
-    // written: its first batch
-    // is prepared meanwhile. Every chunk is reported once written, in order.
+    // written: its first batch is prepared meanwhile. Every chunk is reported once written, in order.
     expect(events).toEqual(['read 0', 'read 1', 'done 0', 'read 2', 'done 1', 'done 2']);
     // The postings before the company's line did not resolve to it; those after it did, the chunk of
     // companies having been written before its postings were prepared.
