@@ -303,6 +303,16 @@ async function main() {
           : '') +
         ` | baseline p50 ${b.p50_ms} ms, ${b.rps} req/s   (load ${load().join(' ')})`,
     );
+    if (s.by_kind)
+      say(
+        `    per kind (p50/p99/max ms, requests): ${Object.entries(s.by_kind)
+          .sort((x, y) => y[1].p50_ms * y[1].requests - x[1].p50_ms * x[1].requests)
+          .map(
+            ([k, f]) =>
+              `${k} ${f.p50_ms}/${f.p99_ms}/${f.max_ms} ${f.requests}${f.non2xx ? ` (${f.non2xx} non-2xx)` : ''}`,
+          )
+          .join(', ')}`,
+      );
   };
   say(`driving: ${opts.duration} s per kind, ${opts.connections} connections`);
   // The varied mix first, while the service has answered nothing but the first requests above.

@@ -21,6 +21,11 @@ export interface Figures {
    * request's first time, before anything the service keeps per request could answer it.
    */
   first_pass?: { requests: number; p50_ms: number; p99_ms: number };
+  /** A mix's figures per kind (the kind of each response, as sent): where its time goes. */
+  by_kind?: Record<
+    string,
+    { requests: number; p50_ms: number; p99_ms: number; max_ms: number; non2xx: number }
+  >;
 }
 
 /** Header naming the request kind; the service ignores it, the baseline server answers by it. */
@@ -62,6 +67,11 @@ export function mixSequence(kinds: Kind[]): Kind[] {
   const slots: { kind: Kind; at: number }[] = [];
   for (const k of kinds) for (let j = 0; j < k.weight; j++) slots.push({ kind: k, at: (j + 0.5) / k.weight });
   return slots.sort((a, b) => a.at - b.at || a.kind.name.localeCompare(b.kind.name)).map((s) => s.kind);
+}
+
+/** autocannon's client keeps the request iterator's context, the one `setupRequest` was given. */
+function clientContext(client: unknown): Ctx {
+  return (client as { requestIterator?: { context?: Ctx } }).requestIterator?.context ?? {};
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -110,6 +120,7 @@ export async function drive(
   let n = 0;
   let bytes = 0;
   const statuses: Record<string, number> = {};
+  const perKind = new Map<string, { ms: number[]; non2xx: number }>();
   const started = performance.now();
   let finish: (err: Error | null, result: autocannon.Result) => void = () => {};
   const done = new Promise<autocannon.Result>((resolve, reject) => {
@@ -119,7 +130,15 @@ export async function drive(
     { url: base, connections, duration, timeout: 10, pipelining: 1, requests: [request] },
     (err, result) => finish(err, result),
   );
-  instance.on('response', (_client, statusCode, resBytes, responseTime) => {
+  instance.on('response', (client, statusCode, resBytes, responseTime) => {
+    // The client's context still holds the answered request's kind: the next request is set up after this.
+    const name = sequence.length > 1 ? (clientContext(client).kind?.name ?? '?') : undefined;
+    if (name) {
+      const k = perKind.get(name) ?? { ms: [], non2xx: 0 };
+      perKind.set(name, k);
+      k.ms.push(responseTime);
+      if (statusCode < 200 || statusCode > 299) k.non2xx++;
+    }
     if (n === latencies.length) {
       const grown = new Float64Array(n * 2);
       grown.set(latencies);
@@ -155,6 +174,23 @@ export async function drive(
         p50_ms: r1(percentile(first, 50)),
         p99_ms: r1(percentile(first, 99)),
       },
+    }),
+    ...(perKind.size && {
+      by_kind: Object.fromEntries(
+        [...perKind].map(([name, k]) => {
+          const ms = Float64Array.from(k.ms).sort();
+          return [
+            name,
+            {
+              requests: ms.length,
+              p50_ms: r1(percentile(ms, 50)),
+              p99_ms: r1(percentile(ms, 99)),
+              max_ms: r1(ms[ms.length - 1]),
+              non2xx: k.non2xx,
+            },
+          ];
+        }),
+      ),
     }),
   };
 }
