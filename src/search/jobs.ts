@@ -8,7 +8,7 @@ import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './
 import { compileFilters, textCount, type JobFilters } from './filters.ts';
 import type { PageCache, SearchPage } from './page-cache.ts';
 import { type Known, MAX_SORTED, type PageStrategy, pageStrategy, planRead, type ReadPlan } from './plan.ts';
-import { type DescriptionFormat, descriptionColumn, type JobRow, renderJob } from './render.ts';
+import { type DescriptionFormat, descriptionColumn, type JobRow, renderJob, renderPage } from './render.ts';
 import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { JobState } from '../model/job-state.ts';
 import type { Counted } from '../model/totals.ts';
@@ -179,8 +179,8 @@ async function indexedPage(
     });
     if (!m) return undefined;
     rememberTotal(ctx, req.filters, version, `groups|${fp}`, m.total);
-    const jobs = m.rows.map((r, i) => renderJob({ ...r, openings: m.openings![i] }));
-    return { data: jsonArray(jobs), total: m.total, byCursor: false };
+    const jobs = m.rows.map((r, i) => ({ ...r, openings: m.openings![i] }));
+    return { data: renderPage(jobs), total: m.total, byCursor: false };
   }
   // A cursor page starts after its position, at no offset (as searchFlat pages it).
   let after: MatchQuery['after'];
@@ -197,7 +197,7 @@ async function indexedPage(
   const page = m.rows.slice(0, req.limit);
   const last = page[page.length - 1];
   return {
-    data: jsonArray(page.map((r) => renderJob(r))),
+    data: renderPage(page),
     total: m.total,
     nextCursor:
       m.rows.length > req.limit && last
@@ -305,7 +305,7 @@ async function searchFlat(
   const page = rows.slice(0, req.limit);
   const last = page[page.length - 1];
   return {
-    data: jsonArray(page.map((r) => renderJob(r))),
+    data: renderPage(page),
     total,
     nextCursor: more && last ? encodeCursor(ctx.cursorSecret, c.fp, { at: last.pos, id: last.id }) : null,
     byCursor: after !== undefined,
@@ -383,7 +383,7 @@ async function searchCollapsed(
     after = { at: last.pos, id: last.id };
   }
   const page = [...newest].slice(req.offset, want);
-  if (!page.length) return { data: jsonArray([]), total, byCursor: false };
+  if (!page.length) return { data: renderPage([]), total, byCursor: false };
 
   const { rows: counts } = await client.query<{ collapse_key: string; n: number }>(
     sql`SELECT j.collapse_key, count(*) AS n FROM jobs j
@@ -396,10 +396,8 @@ async function searchCollapsed(
         WHERE j.id = ANY(${page.map(([, row]) => row.id)}::text[])`,
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const jobs = page.map(([key, row]) =>
-    renderJob({ ...byId.get(row.id)!, openings: openings.get(key) ?? 0 }),
-  );
-  return { data: jsonArray(jobs), total, byCursor: false };
+  const jobs = page.map(([key, row]) => ({ ...byId.get(row.id)!, openings: openings.get(key) ?? 0 }));
+  return { data: renderPage(jobs), total, byCursor: false };
 }
 
 /** Requests this process asked the match index: answered, or declined (not built yet, or another version). */
@@ -437,8 +435,6 @@ async function fromIndex(
   const byId = new Map(rows.map((r) => [r.id, r]));
   return { total: a.total, rows: a.ids.map((id) => byId.get(id)!), openings: a.openings };
 }
-
-const jsonArray = (items: string[]) => Buffer.from(`[${items.join(',')}]`);
 
 export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
   const plan = planOf(ctx, { filters, collapse }, false);

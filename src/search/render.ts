@@ -17,16 +17,44 @@ export interface JobRow {
  * The feeds make the same text from bytes (`jobParts`); test/http/feeds.test.ts holds them equal.
  */
 export function renderJob(row: JobRow): string {
+  const pieces: string[] = [];
+  jobPieces(row, pieces);
+  return pieces.join('');
+}
+
+/**
+ * The JSON array of `rows`, each as `renderJob` makes it, as UTF-8 bytes written straight into one
+ * buffer. A page is ~100 kB: joining its pieces into a string and then encoding it made two more copies
+ * of that size per request, a third of a worker's time under cold pages.
+ */
+export function renderPage(rows: readonly JobRow[]): Buffer {
+  const pieces: string[] = ['['];
+  rows.forEach((row, i) => {
+    if (i) pieces.push(',');
+    jobPieces(row, pieces);
+  });
+  pieces.push(']');
+  let bytes = 0;
+  for (const p of pieces) bytes += Buffer.byteLength(p);
+  const out = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (const p of pieces) at += out.write(p, at);
+  return out;
+}
+
+/** Appends to `out` the pieces whose concatenation is `renderJob(row)`. */
+function jobPieces(row: JobRow, out: string[]): void {
   const at = row.doc.indexOf(PLACEHOLDER);
-  let out =
+  const doc =
     at < 0
-      ? row.doc
-      : row.doc.slice(0, at) + '"company":' + row.company + row.doc.slice(at + PLACEHOLDER.length);
+      ? [row.doc]
+      : [row.doc.slice(0, at), '"company":', row.company, row.doc.slice(at + PLACEHOLDER.length)];
   let extra = '';
   if (row.description != null) extra += `,"description":${row.description}`;
   if (row.openings !== undefined) extra += `,"openings":${row.openings}`;
-  if (extra) out = out.slice(0, -1) + extra + '}';
-  return out;
+  // The document ends with its object's `}`: what is added goes before it.
+  if (extra) doc.push(doc.pop()!.slice(0, -1), extra, '}');
+  out.push(...doc);
 }
 
 const PLACEHOLDER_BYTES = Buffer.from(PLACEHOLDER);

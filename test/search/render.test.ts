@@ -2,7 +2,7 @@
 // strings (renderJob). Both must give the same text for any document, profile and description.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jobParts, PLACEHOLDER, renderJob } from '../../src/search/render.ts';
+import { jobParts, PLACEHOLDER, renderJob, renderPage } from '../../src/search/render.ts';
 
 /** Keys and values beyond ASCII too: the parts are cut at byte offsets. */
 const text = fc.string({ unit: 'grapheme' });
@@ -32,5 +32,34 @@ describe('jobParts', () => {
   it('leaves a document without the placeholder as it is', () => {
     const parts = jobParts(Buffer.from('{"id":"a"}'), Buffer.from('{}'), Buffer.from('"d"'));
     expect(Buffer.concat(parts).toString()).toBe('{"id":"a","description":"d"}');
+  });
+});
+
+describe('renderPage', () => {
+  const row = fc.record({
+    doc,
+    company: json,
+    description: fc.option(json),
+    openings: fc.option(fc.nat(), { nil: undefined }),
+  });
+
+  it('is the JSON array of the rows as renderJob renders them, in UTF-8', () => {
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 6 }), (rows) => {
+        expect(renderPage(rows).toString()).toBe(`[${rows.map(renderJob).join(',')}]`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('puts the company in the placeholder and what is added before the closing brace', () => {
+    const page = renderPage([
+      { doc: `{"id":"a",${PLACEHOLDER}}`, company: '{"name":"Ä"}', description: '"d"', openings: 3 },
+      { doc: '{"id":"b"}', company: '{}' },
+    ]);
+    expect(JSON.parse(page.toString())).toEqual([
+      { id: 'a', company: { name: 'Ä' }, description: 'd', openings: 3 },
+      { id: 'b' },
+    ]);
   });
 });
