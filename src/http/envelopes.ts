@@ -3,12 +3,24 @@
 import type { FeedPage } from '../search/feeds.ts';
 import type { SearchPage } from '../search/page-cache.ts';
 
-/** /v1/jobs: `offset` only when paging by offset; collapsed pages have `collapsed` and no cursor. */
+/**
+ * /v1/jobs: `offset` only when paging by offset; collapsed pages have `collapsed` and no cursor. The body
+ * is made once per page: a kept page is answered again with the same `limit`, `offset` and `collapse`
+ * (its key), and its data becomes a view of the body, so it holds one copy of its items, not two.
+ */
 export function jobSearchBody(page: SearchPage, limit: number, offset: number, collapsed: boolean): Buffer {
+  if (page.body) return page.body;
   const tail = collapsed
     ? `,"offset":${offset},"collapsed":true}`
     : `${page.byCursor ? '' : `,"offset":${offset}`},"next_cursor":${JSON.stringify(page.nextCursor ?? null)}}`;
-  return Buffer.concat([DATA, page.data, Buffer.from(`,"total":${page.total},"limit":${limit}${tail}`)]);
+  const body = Buffer.concat([
+    DATA,
+    page.data,
+    Buffer.from(`,"total":${page.total},"limit":${limit}${tail}`),
+  ]);
+  page.data = body.subarray(DATA.length, DATA.length + page.data.length);
+  page.body = body;
+  return body;
 }
 
 const DATA = Buffer.from('{"data":');

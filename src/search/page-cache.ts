@@ -15,6 +15,11 @@ export interface SearchPage {
   nextCursor?: string | null;
   /** Job pages: true when the page was paged by cursor (it then has no offset). */
   byCursor?: boolean;
+  /**
+   * The whole response body, once a job page has been answered (http/envelopes.ts): a kept page's key
+   * holds everything its envelope says, so each later answer is these bytes, with no copy made.
+   */
+  body?: Buffer;
 }
 
 /** What a kept search page holds, in bytes. */
