@@ -52,16 +52,17 @@ export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): s
 /**
  * glibc's allocator settings of a worker, unless the operator chose them. glibc returns freed memory to
  * the system only from the top of its heap; blocks freed below it stay resident. A worker's buffers
- * (socket reads of 64 kB, response bodies of ~110 kB, feed pages of megabytes) are freed by the garbage
- * collector in no particular order. With only blocks from 256 kB mapped, a worker's heap held 52–84 MB
- * after 20 s of the varied mix and a drain, of which a few MB were in use. Blocks from 32 kB up are
- * mapped and unmapped on their own, and free memory above 1 MB at the top of the heap is returned: the
- * heap then held 12–37 MB, and the 1M bench ended 42–61 MB smaller, the varied mix's throughput within
- * the spread of the runs (7–13 % lower in hand-started pairs; bench/README.md). Other C libraries
- * ignore these variables.
+ * (socket reads of 64 kB, response bodies of ~100 kB, feed pages of megabytes) are freed by the garbage
+ * collector in no particular order, so blocks above a threshold are mapped and unmapped on their own.
+ * From 68 kB: every socket read (Node allocates 64 kB for each) is then served from the heap. From 32 kB
+ * each read was a mapping of its own, its pages faulted in and unmapped again, and on a virtual machine
+ * whose page faults are slow that halved the varied mix (200k postings: 93–107 against 190–274 requests/s,
+ * the workers' system time 5 s → 1.5 s each over 20 s), for a heap ~20 MB smaller per worker
+ * (bench/README.md). Free memory above 1 MB at the top of the heap is returned. Other C libraries ignore
+ * these variables.
  */
 export const WORKER_MALLOC_ENV: Readonly<Record<string, string>> = {
-  MALLOC_MMAP_THRESHOLD_: '32768',
+  MALLOC_MMAP_THRESHOLD_: '69632',
   MALLOC_TRIM_THRESHOLD_: '1048576',
 };
 

@@ -95,7 +95,7 @@ describe('the Node flags of a worker', () => {
 describe("the allocator's settings of a worker", () => {
   it('are added to what the primary passes on, unless the operator chose them', () => {
     expect(workerEnv({}, { A: '1' })).toEqual({
-      MALLOC_MMAP_THRESHOLD_: '32768',
+      MALLOC_MMAP_THRESHOLD_: '69632',
       MALLOC_TRIM_THRESHOLD_: '1048576',
       A: '1',
     });
