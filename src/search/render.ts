@@ -25,7 +25,7 @@ export function renderJob(row: JobRow): string {
 /**
  * The JSON array of `rows`, each as `renderJob` makes it, as UTF-8 bytes written straight into one
  * buffer. A page is ~100 kB: joining its pieces into a string and then encoding it made two more copies
- * of that size per request, a third of a worker's time under cold pages.
+ * of that size per request (bench/README.md, "Socket reads from the heap…").
  */
 export function renderPage(rows: readonly JobRow[]): Buffer {
   const pieces: string[] = ['['];
