@@ -567,15 +567,26 @@ describe('the match index', () => {
     expect(matched).toBeGreaterThan(100);
   });
 
-  it('is built through a pool whose statement timeout is shorter than reading its rows (a build has none)', async () => {
-    const hasty = new pg.Pool({ connectionString: db.url, statement_timeout: 1 });
+  it('is built through a pool whose statement timeout is shorter than its reads (a build has none)', async () => {
+    // A read of the jobs is made to outlast the timeout by a lock held for longer: a request's statement
+    // ends, a build's waits. (A timeout of a few ms would race the build's own BEGIN on a busy machine.)
+    const hasty = new pg.Pool({ connectionString: db.url, statement_timeout: 200 });
+    const locker = new pg.Client({ connectionString: db.url });
+    await locker.connect();
     try {
-      // Reading the rows with their vectors takes longer than the timeout: a request's statement ends.
-      await expect(hasty.query('SELECT strip(text_tsv)::text AS w FROM jobs')).rejects.toThrow(/timeout/);
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE');
+      await expect(hasty.query('SELECT count(*) FROM jobs')).rejects.toThrow(/statement timeout/);
+      const released = new Promise((resolve) => setTimeout(resolve, 600)).then(() => locker.query('COMMIT'));
+      const started = Date.now();
       const index = await buildIndex(hasty, match.current!.heldWords);
+      await released;
+      expect(Date.now() - started).toBeGreaterThanOrEqual(400);
       expect(index.size).toBe(match.current!.size);
       expect(index.version).toBe(match.status.version);
     } finally {
+      await locker.query('ROLLBACK').catch(() => {});
+      await locker.end();
       await hasty.end();
     }
   });
