@@ -7,6 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { SETTING_NAMES } from '../src/config.ts';
 import { startEmbedded } from '../src/db/embedded.ts';
+import { WORKER_MALLOC_ENV } from '../src/service/supervisor.ts';
 import { parseOptions, USAGE } from './lib/args.ts';
 import { type Drain, drainInChild } from './lib/drain.ts';
 import { drive } from './lib/drive.ts';
@@ -221,8 +222,9 @@ async function main() {
   };
   // Settings the service inherits from this shell (it starts with this process's environment): a run
   // with any of them does not measure the defaults, and says so.
-  // URLs may hold credentials: only that they were set is printed.
-  for (const name of SETTING_NAMES) {
+  // URLs may hold credentials: only that they were set is printed. Node's options and glibc's allocator
+  // variables reach the service too (and every other process of the run).
+  for (const name of [...SETTING_NAMES, 'NODE_OPTIONS', ...Object.keys(WORKER_MALLOC_ENV)]) {
     const v = process.env[name];
     if (v !== undefined && !(name in serviceSettings))
       serviceSettings[name] = `${name.endsWith('_URL') ? '(set)' : v} (from the environment)`;
