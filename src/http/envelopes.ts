@@ -2,6 +2,7 @@
 // stitched as text: the jobs and companies are stored JSON already.
 import type { FeedPage } from '../search/feeds.ts';
 import type { SearchPage } from '../search/page-cache.ts';
+import { framed } from '../search/render.ts';
 
 /**
  * /v1/jobs: `offset` only when paging by offset; collapsed pages have `collapsed` and no cursor. The body
@@ -13,11 +14,7 @@ export function jobSearchBody(page: SearchPage, limit: number, offset: number, c
   const tail = collapsed
     ? `,"offset":${offset},"collapsed":true}`
     : `${page.byCursor ? '' : `,"offset":${offset}`},"next_cursor":${JSON.stringify(page.nextCursor ?? null)}}`;
-  const body = Buffer.concat([
-    DATA,
-    page.data,
-    Buffer.from(`,"total":${page.total},"limit":${limit}${tail}`),
-  ]);
+  const body = framed(DATA, page.data, Buffer.from(`,"total":${page.total},"limit":${limit}${tail}`));
   page.data = body.subarray(DATA.length, DATA.length + page.data.length);
   page.body = body;
   return body;

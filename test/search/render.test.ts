@@ -2,7 +2,7 @@
 // strings (renderJob). Both must give the same text for any document, profile and description.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jobParts, PLACEHOLDER, renderJob, renderPage } from '../../src/search/render.ts';
+import { framed, jobParts, PLACEHOLDER, renderJob, renderPage } from '../../src/search/render.ts';
 
 /** Keys and values beyond ASCII too: the parts are cut at byte offsets. */
 const text = fc.string({ unit: 'grapheme' });
@@ -61,5 +61,36 @@ describe('renderPage', () => {
       { id: 'a', company: { name: 'Ä' }, description: 'd', openings: 3 },
       { id: 'b' },
     ]);
+  });
+});
+
+describe('framed', () => {
+  const head = Buffer.from('{"data":');
+  const rows = [{ doc: '{"id":"a","t":"Ä"}', company: '{}' }];
+
+  it('writes the envelope around a rendered page in its own buffer, once', () => {
+    const page = renderPage(rows);
+    const body = framed(head, page, Buffer.from(',"total":1}'));
+    expect(JSON.parse(body.toString())).toEqual({ data: [{ id: 'a', t: 'Ä' }], total: 1 });
+    expect(body.buffer).toBe(page.buffer);
+    // A second framing of the same bytes must not overwrite the first body.
+    const other = framed(head, page, Buffer.from(',"total":2}'));
+    expect(other.buffer).not.toBe(page.buffer);
+    expect(JSON.parse(body.toString()).total).toBe(1);
+    expect(JSON.parse(other.toString()).total).toBe(2);
+  });
+
+  it('copies what has no room: bytes of another origin, a tail longer than the room', () => {
+    // Bytes around a page of another origin are not its own: they stay as they were.
+    const around = Buffer.alloc(40, 'z');
+    around.write('[1]', 20);
+    const plain = around.subarray(20, 23);
+    expect(framed(head, plain, Buffer.from('}')).toString()).toBe('{"data":[1]}');
+    expect(around.toString()).toBe(`${'z'.repeat(20)}[1]${'z'.repeat(17)}`);
+    const page = renderPage(rows);
+    const long = Buffer.from(`,"next_cursor":"${'x'.repeat(400)}"}`);
+    const b = framed(head, page, long);
+    expect(JSON.parse(b.toString()).next_cursor).toHaveLength(400);
+    expect(b.buffer).not.toBe(page.buffer);
   });
 });
