@@ -12,7 +12,7 @@ import pg from 'pg';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { drive, type Figures } from './lib/drive.ts';
 import { buildVariedKinds, type Kind, sampleData } from './lib/mix.ts';
-import { buildService, cli, freePort, ROOT, START_NODE_FLAGS, startServer } from './lib/proc.ts';
+import { buildService, cli, freePort, ROOT, startServer } from './lib/proc.ts';
 
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
 const USAGE = `usage: npx tsx bench/fairness.ts (--data DIR | --database-url URL [--data-dir DIR]) [options]
@@ -142,8 +142,6 @@ async function main() {
     { DATABASE_URL: url, DATA_DIR: dataDir, PORT: String(port), ...settings },
     port,
     '/v1/health',
-    undefined,
-    START_NODE_FLAGS,
   );
   cleanup.push(() => service.stop());
 

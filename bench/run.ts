@@ -12,16 +12,7 @@ import { parseOptions, USAGE } from './lib/args.ts';
 import { type Drain, drainInChild } from './lib/drain.ts';
 import { drive } from './lib/drive.ts';
 import { buildKinds, buildVariedKinds, type Kind, pickParameters, sampleData } from './lib/mix.ts';
-import {
-  buildService,
-  cli,
-  freePort,
-  postgresMemory,
-  ROOT,
-  rssSampler,
-  START_NODE_FLAGS,
-  startServer,
-} from './lib/proc.ts';
+import { buildService, cli, freePort, postgresMemory, ROOT, rssSampler, startServer } from './lib/proc.ts';
 import { type KindResult, svg, table } from './lib/report.ts';
 
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
@@ -241,9 +232,7 @@ async function main() {
   const settingsText = Object.entries(serviceSettings)
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
-  say(
-    `service: \`node ${START_NODE_FLAGS.join(' ')} dist/main.js\` as \`npm start\` runs it, every default but ${settingsText}`,
-  );
+  say(`service: the defaults of \`npm start\` but ${settingsText}`);
   const service = await startServer(
     'service',
     'dist/main.js',
@@ -256,8 +245,6 @@ async function main() {
     },
     port,
     '/v1/health',
-    undefined,
-    START_NODE_FLAGS,
   );
   cleanup.push(() => service.stop());
   const serviceMem = rssSampler(service.child.pid!);
@@ -425,7 +412,6 @@ async function main() {
     },
     parameters: shown,
     service_settings: serviceSettings,
-    service_node_flags: START_NODE_FLAGS,
     memory: { service: serviceRss, baseline: baselineRss, postgres: postgresRss },
     first_request_ms: firstRequest,
     feed_drain: drains,
@@ -466,7 +452,7 @@ async function main() {
           `embedded PostgreSQL at the end: ${postgresRss.pss_mb ?? '?'} MB (proportional set size over ${postgresRss.processes ?? '?'} processes), shared_buffers ${postgresRss.shared_buffers} ${postgresRss.huge_pages === 'on' ? 'in huge pages, not in that figure' : 'in ordinary pages, in that figure as far as touched'}`,
         ]
       : []),
-    `service: \`node ${START_NODE_FLAGS.join(' ')} dist/main.js\` as \`npm start\` runs it, every default but ${settingsText}; one key, of an account with a rate limit of 10,000,000/min and a quota of 2,000,000,000/month`,
+    `service: the defaults of \`npm start\` but ${settingsText}; one key, of an account with a rate limit of 10,000,000/min and a quota of 2,000,000,000/month`,
     `${opts.duration} s per kind, ${opts.connections} connections; figures (ratio to the baseline):`,
     '',
     table(results),

@@ -28,13 +28,6 @@ export const CLI_NODE_FLAGS: string[] = (
   .split(' ')
   .filter((f) => f.startsWith('--max-'));
 
-/** The Node flags `npm start` runs the service with (its young generation, package.json). */
-export const START_NODE_FLAGS: string[] = (
-  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
-).scripts.start
-  .split(' ')
-  .filter((f) => f.startsWith('--max-'));
-
 /** Compiles the service as `npm start` does; its entry is then `dist/main.js`. */
 export function buildService(): void {
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
@@ -83,9 +76,8 @@ export async function startServer(
   port: number,
   readyPath: string,
   timeoutMs = 120_000,
-  nodeFlags: string[] = [],
 ): Promise<Server> {
-  const child = spawnTs(script, args, env, nodeFlags);
+  const child = spawnTs(script, args, env);
   let errText = '';
   child.stderr!.on('data', (b: Buffer) => {
     errText += b.toString();

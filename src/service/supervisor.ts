@@ -35,17 +35,14 @@ export interface Supervisor {
 /** Whether a Node flag sizes V8's young generation (`--max-semi-space-size`, dashes or underscores). */
 export const isSemiSpaceFlag = (flag: string): boolean => /^--max[-_]semi[-_]space[-_]size/.test(flag);
 
-/**
- * V8's young generation per worker: semi-spaces of 4 MB instead of 16, as `npm start` gives the primary
- * (package.json), which its workers then inherit; this is for a primary started without it.
- */
-const WORKER_SEMI_SPACE = '--max-semi-space-size=4';
+/** V8's young generation per worker: semi-spaces of 8 MB instead of 16 (see the function below). */
+const WORKER_SEMI_SPACE = '--max-semi-space-size=8';
 
 /**
  * The Node flags of a worker: the primary's, plus a smaller young generation unless one was chosen
- * (flags or NODE_OPTIONS). A request's garbage is short-lived: 8 MB semi-spaces took about 47 MB off the
- * service's peak memory under the benchmark at the same throughput (bench/README.md, "The workers' young
- * generation"), 4 MB about 10 MB more per process (bench/README.md, "A page rendered with room…").
+ * (flags or NODE_OPTIONS). A request's garbage is short-lived: with the smaller young generation the
+ * service's peak memory under the benchmark fell by about 47 MB over three processes at the same throughput
+ * (bench/README.md, "The workers' young generation").
  */
 export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): string[] {
   const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some(isSemiSpaceFlag);

@@ -74,7 +74,7 @@ describe('the Node flags of a worker', () => {
   it("are the primary's plus a smaller young generation", () => {
     expect(workerExecArgv(['--enable-source-maps'])).toEqual([
       '--enable-source-maps',
-      '--max-semi-space-size=4',
+      '--max-semi-space-size=8',
     ]);
   });
   it('leave a young generation chosen by the operator alone, as a flag or in NODE_OPTIONS', () => {
@@ -87,7 +87,7 @@ describe('the Node flags of a worker', () => {
       '--max-old-space-size=512',
       '--import',
       'tsx',
-      '--max-semi-space-size=4',
+      '--max-semi-space-size=8',
     ]);
   });
 });
