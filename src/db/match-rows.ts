@@ -310,11 +310,19 @@ export interface MatchIdentity {
   live: number;
 }
 
+const DIGEST = `md5((SELECT value FROM settings WHERE key = 'cursor_secret'))`;
+
 export async function matchIdentity(pool: pg.Pool): Promise<MatchIdentity> {
   const { rows } = await pool.query<{ db: string; version: string; live: string }>(
-    `SELECT md5((SELECT value FROM settings WHERE key = 'cursor_secret')) AS db,
+    `SELECT ${DIGEST} AS db,
             (SELECT version FROM data_version WHERE id = 1) AS version,
             (SELECT count(*) FROM jobs WHERE state = 0) AS live`,
   );
   return { db: rows[0].db, version: Number(rows[0].version), live: Number(rows[0].live) };
+}
+
+/** MatchIdentity's `db` alone, what an index is saved with: without counting the live jobs (0.35 s at a million). */
+export async function databaseDigest(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ db: string }>(`SELECT ${DIGEST} AS db`);
+  return rows[0].db;
 }

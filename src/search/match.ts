@@ -7,6 +7,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import {
   commonWords,
+  databaseDigest,
   matchIdentity,
   orderIds,
   readLeftSince,
@@ -207,17 +208,13 @@ export class MatchService implements MatchSource {
     try {
       await mkdir(path.dirname(this.file), { recursive: true });
       if (built.file) await rename(built.file, tmp);
-      else await writeFile(tmp, saveIndex(built.index, { db: await this.dbDigest() }));
+      else await writeFile(tmp, saveIndex(built.index, { db: await databaseDigest(this.pool) }));
       await rename(tmp, this.file);
       this.savedAt = Date.now();
     } catch (err) {
       await rm(tmp, { force: true });
       this.log('match index: could not be saved', err);
     }
-  }
-
-  private async dbDigest(): Promise<string> {
-    return (await matchIdentity(this.pool)).db;
   }
 
   /**

@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { matchIdentity } from '../db/match-rows.ts';
+import { databaseDigest } from '../db/match-rows.ts';
 import { openDb } from '../db/pool.ts';
 import { buildIndex, MatchService } from '../search/match.ts';
 import { saveIndex } from '../search/match-index.ts';
@@ -30,7 +30,7 @@ try {
   const index = carried && service.current ? service.current : await buildIndex(db.read);
   // DATA_DIR need not exist yet with an external DATABASE_URL (nothing else has written there).
   await mkdir(path.dirname(out), { recursive: true });
-  await writeFile(out, saveIndex(index, { db: (await matchIdentity(db.read)).db }));
+  await writeFile(out, saveIndex(index, { db: await databaseDigest(db.read) }));
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);
   process.exitCode = 1;
