@@ -141,7 +141,7 @@ const schema = {
     parse: int(0, 60_000),
   },
   MATCH_INDEX: {
-    doc: 'Keep the live jobs in an index in memory (one process holds it) that counts and pages the common filters without PostgreSQL; carried over expiries and loads instead of being built again, saved in DATA_DIR/match-index.bin after each build, every 15 minutes while carried and by an `ingest` that rewrote over 1 % of the jobs, and read back at start (and by a running service when newer)',
+    doc: 'Keep the live jobs in an index in memory (one process holds it) that counts and pages the common filters without PostgreSQL; carried over expiries and loads instead of being built again, saved in DATA_DIR/match-index.bin after each build, every 15 minutes while carried and by an `ingest` that rewrote over 1 % of the jobs (unless the saved one is under half an hour old and the service can carry it over the load), and read back at start, carried over the loads since before any request (and read by a running service when newer)',
     default: true,
     parse: bool,
   },

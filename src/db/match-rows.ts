@@ -179,6 +179,36 @@ export interface Written {
 }
 
 /**
+ * What data_changes says of the versions since `from`: the version reached, whether each of them is
+ * logged and named the jobs it wrote (else only a build can follow them), and how many it names.
+ */
+async function writtenLog(
+  c: pg.Pool | pg.PoolClient,
+  from: number,
+): Promise<{ version: string; ok: boolean; n: number }> {
+  const head = await c.query<{ version: string; ok: boolean; n: number }>(
+    `WITH cur AS (SELECT version FROM data_version WHERE id = 1),
+          ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > $1 AND c.version <= cur.version)
+     SELECT cur.version,
+            (SELECT count(*) FROM ch) = cur.version - $1
+              AND NOT EXISTS (SELECT 1 FROM ch WHERE touched IS NULL) AS ok,
+            (SELECT coalesce(sum(cardinality(touched)), 0)::int FROM ch) AS n
+     FROM cur`,
+    [from],
+  );
+  return head.rows[0];
+}
+
+/**
+ * Whether an index of version `from` can be carried to the current version now (readWrittenSince would
+ * read what the loads since wrote): every version since logged, naming at most `max` jobs.
+ */
+export async function carriable(pool: pg.Pool, from: number, max: number): Promise<boolean> {
+  const { ok, n } = await writtenLog(pool, from);
+  return ok && n <= max;
+}
+
+/**
  * The jobs written since version `from` and their rows now, read in one snapshot; undefined when a
  * version since changed more than jobs (a company profile) or did not name what it wrote, its log is
  * gone, or more than `max` jobs were written (a build is then the cheaper).
@@ -193,17 +223,7 @@ export async function readWrittenSince(
   return withSnapshot(pool, async (c) => {
     // A carry's statements, as a build's (readMatchRows).
     await c.query('SET LOCAL statement_timeout = 0');
-    const head = await c.query<{ version: string; ok: boolean; n: number }>(
-      `WITH cur AS (SELECT version FROM data_version WHERE id = 1),
-            ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > $1 AND c.version <= cur.version)
-       SELECT cur.version,
-              (SELECT count(*) FROM ch) = cur.version - $1
-                AND NOT EXISTS (SELECT 1 FROM ch WHERE touched IS NULL) AS ok,
-              (SELECT coalesce(sum(cardinality(touched)), 0)::int FROM ch) AS n
-       FROM cur`,
-      [from],
-    );
-    const { version, ok, n } = head.rows[0];
+    const { version, ok, n } = await writtenLog(c, from);
     if (!ok || n > max) return undefined;
     const touched = (
       await c.query<{ id: string }>(

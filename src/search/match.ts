@@ -127,6 +127,38 @@ export const SAVE_CARRIED_MS = 15 * 60_000;
 /** A saved index's header is its value lists (a few MB at a million jobs); a longer one is not an index. */
 const MAX_HEADER = 256 * 2 ** 20;
 
+/** The jobs written since an index of `live` jobs that a carry takes on: above it, a build reads less. */
+export const carryLimit = (live: number): number => Math.max(1000, live / 4);
+
+/** What a saved index file says of itself (its header alone) and when it was written. */
+export interface SavedFile {
+  db: string;
+  version: number;
+  live: number;
+  mtimeMs: number;
+}
+
+/** The header of the index saved in `file`; undefined without a readable one. */
+export async function readSaved(file: string): Promise<SavedFile | undefined> {
+  const fh = await open(file, 'r').catch(() => undefined);
+  if (!fh) return undefined;
+  try {
+    const head = Buffer.alloc(8);
+    if ((await fh.read(head, 0, 8, 0)).bytesRead < 8) return undefined;
+    const length = head.readUInt32LE(0);
+    if (length > MAX_HEADER) return undefined;
+    const bytes = Buffer.alloc(8 + length);
+    if ((await fh.read(bytes, 0, bytes.length, 0)).bytesRead < bytes.length) return undefined;
+    const { db, version, live } = savedHeader(bytes);
+    if (typeof version !== 'number' || typeof live !== 'number' || typeof db !== 'string') return undefined;
+    return { db, version, live, mtimeMs: (await fh.stat()).mtimeMs };
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close();
+  }
+}
+
 export class MatchService implements MatchSource {
   private index: MatchIndex | undefined;
   private building: Promise<void> | undefined;
@@ -287,7 +319,7 @@ export class MatchService implements MatchSource {
     if (now < this.nextMergeAt) return 'later';
     const started = Date.now();
     // More than a quarter of the rows written: a build reads fewer rows than the merge's reads and work.
-    const written = await readWrittenSince(this.pool, index.version, HELD, Math.max(1000, index.size / 4));
+    const written = await readWrittenSince(this.pool, index.version, HELD, carryLimit(index.size));
     if (!written || written.version <= index.version || index !== this.index) return false;
     const b = new MatchIndexBuilder(index.heldWords);
     for (const r of written.rows) b.add(r);
@@ -316,23 +348,7 @@ export class MatchService implements MatchSource {
 
   /** The version of the saved index, read from its header alone; undefined without a readable one. */
   private async savedVersion(): Promise<number | undefined> {
-    if (!this.file) return undefined;
-    const fh = await open(this.file, 'r').catch(() => undefined);
-    if (!fh) return undefined;
-    try {
-      const head = Buffer.alloc(8);
-      if ((await fh.read(head, 0, 8, 0)).bytesRead < 8) return undefined;
-      const length = head.readUInt32LE(0);
-      if (length > MAX_HEADER) return undefined;
-      const bytes = Buffer.alloc(8 + length);
-      if ((await fh.read(bytes, 0, bytes.length, 0)).bytesRead < bytes.length) return undefined;
-      const { version } = savedHeader(bytes);
-      return typeof version === 'number' ? version : undefined;
-    } catch {
-      return undefined;
-    } finally {
-      await fh.close();
-    }
+    return this.file ? (await readSaved(this.file))?.version : undefined;
   }
 
   async ask(q: MatchQuery): Promise<MatchAnswer | undefined> {

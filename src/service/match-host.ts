@@ -7,18 +7,23 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { startModuleProcess } from '../ingest/threads.ts';
+import { carriable, databaseDigest } from '../db/match-rows.ts';
 import {
   type Built,
+  carryLimit,
   type IndexBuilder,
   type MatchQuery,
   MatchService,
   type MatchStatus,
+  readSaved,
 } from '../search/match.ts';
 import { readIndex } from '../search/match-index.ts';
 
 export type { MatchSource } from '../search/match.ts';
 
 const CHECK_MS = 1000;
+/** How long a start waits for the saved index to be carried (12 s at 1.05M live jobs) or built. */
+const START_WAIT_MS = 60_000;
 
 /**
  * Builds the index in a child process, which writes it next to `file`: a build reads a million rows, and
@@ -77,6 +82,25 @@ export async function removeLeftovers(file: string): Promise<string[]> {
 export const matchIndexFile = (config: Config): string => path.join(config.DATA_DIR, 'match-index.bin');
 
 /**
+ * How long after it was saved an index is left for the service to carry over a load: `data_changes`, which
+ * a carry reads, keeps an hour (migration 26).
+ */
+export const CARRIED_LATER_MS = 30 * 60_000;
+
+/**
+ * Whether the index saved in DATA_DIR can be left as it is after a load, for the service to carry: of
+ * this database, saved less than CARRIED_LATER_MS ago, and the loads since it logged in data_changes,
+ * writing no more jobs than a carry takes on. A running service carries the load itself, in a child
+ * process, whatever the `ingest` command does; one started within the half hour carries it at start.
+ */
+export async function carriedByTheService(db: Db, config: Config, now = Date.now()): Promise<boolean> {
+  const saved = await readSaved(matchIndexFile(config));
+  if (!saved || now - saved.mtimeMs > CARRIED_LATER_MS) return false;
+  if (saved.db !== (await databaseDigest(db.write))) return false;
+  return carriable(db.write, saved.version, carryLimit(saved.live));
+}
+
+/**
  * The match index of the data a load left, carried or built in a child process and saved where the service reads it:
  * a service started next, or running on this DATA_DIR (it looks at the file before building), reads it in
  * a second instead of answering from PostgreSQL's cold counts while it builds one (15–60 s at a million
@@ -119,16 +143,19 @@ export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, 
   service.onVersion = () => {
     for (const w of Object.values(cluster.workers ?? {})) tell(w);
   };
+  const check = () => service.refresh().catch((err) => log('match index: version check failed', err));
   if (await service.load().catch(() => false)) {
-    log(`match index read from ${file} (version ${service.status.version})`);
-    // Before any request is answered, the loads since it was saved are merged here, at once.
-    if (await service.carryNow().catch(() => false))
-      log(`match index carried to version ${service.status.version}`);
+    const saved = service.status.version;
+    log(`match index read from ${file} (version ${saved})`);
+    // The loads since it was saved are carried before any request is answered, in the build process
+    // (a merge holds two indexes: the memory goes with that process); a build, when they cannot be,
+    // is waited for START_WAIT_MS at most, PostgreSQL answering until it ends.
+    await Promise.race([check(), new Promise((r) => setTimeout(r, START_WAIT_MS).unref())]);
+    if (service.status.version !== saved) log(`match index carried to version ${service.status.version}`);
   }
-  const check = () => void service.refresh().catch((err) => log('match index: version check failed', err));
   const timer = setInterval(check, CHECK_MS);
   timer.unref();
-  check();
+  void check();
   const onMessage = (worker: Worker, m: { type?: string; seq?: number; query?: MatchQuery }) => {
     if (m?.type !== 'match' || !m.query) return;
     const reply = (answer: unknown) => {

@@ -1,14 +1,15 @@
 // What follows a load: the refresh when anything changed; a load of a sizeable share of the jobs table
 // (≥ 1 %) is told so (the match index is saved after it), and only a load that rewrote a fifth of it
 // vacuums (a change round's dead rows are autovacuum's; a one-posting crawl must not pay a pass over every row).
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { afterIngest } from '../../src/cli/after-ingest.ts';
 import { dataVersion } from '../../src/db/stats.ts';
 import { MatchService } from '../../src/search/match.ts';
-import { matchIndexFile } from '../../src/service/match-host.ts';
+import { saveIndex } from '../../src/search/match-index.ts';
+import { carriedByTheService, matchIndexFile } from '../../src/service/match-host.ts';
 import type { CanonicalLine, PostingRecord } from '../../src/model/record.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { afterLoad, writtenBy } from '../../src/service/schedules.ts';
@@ -130,19 +131,47 @@ describe('afterLoad', () => {
     // The service reads it and has nothing to build.
     await service.refresh();
     expect(service.status.builds).toBe(0);
-    // Another sizeable load: the saved index carried over it (in a child process) and saved again.
+    // Another sizeable load, a minute after the save: the saved index is left for the service, which
+    // carries it over the load.
+    const savedAt = (await stat(file)).mtimeMs;
+    const before = await dataVersion(db.write);
     await ingest(all.slice(40, 60).map((p) => ({ ...p, title: `${p.title} IV` })));
+    expect((await stat(file)).mtimeMs).toBe(savedAt);
     const next = new MatchService(db.read, () => {}, file);
     expect(await next.load()).toBe(true);
-    expect(next.status).toMatchObject({ version: await dataVersion(db.write), rows: await live() });
+    expect(next.status.version).toBe(before);
+    await next.refresh();
+    expect(next.status).toMatchObject({
+      version: await dataVersion(db.write),
+      rows: await live(),
+      builds: 0,
+    });
+    expect(next.status.carried).toBe(1);
+    // Saved over half an hour ago, it is carried over the next load (in a child process) and saved again,
+    // as the log a later start would carry it with is kept for an hour.
+    const old = new Date(Date.now() - 31 * 60_000);
+    await utimes(file, old, old);
+    await ingest(all.slice(40, 60).map((p) => ({ ...p, title: `${p.title} IV b` })));
+    const carried = new MatchService(db.read, () => {}, file);
+    expect(await carried.load()).toBe(true);
+    expect(carried.status).toMatchObject({ version: await dataVersion(db.write), rows: await live() });
     // With replicas configured, the load's index is still read from the primary (a replica that does not
     // answer here, one that lags in production).
+    await utimes(file, old, old);
     const unreachable = { ...config, DATABASE_READ_URL: 'postgres://nobody@127.0.0.1:1/none' };
     const changed = all.slice(60, 80).map((p) => ({ ...p, title: `${p.title} V` }));
     await afterIngest(db, unreachable, writtenBy(await ingestRecords(db, changed)), true);
     const third = new MatchService(db.read, () => {}, file);
     expect(await third.load()).toBe(true);
     expect(third.status).toMatchObject({ version: await dataVersion(db.write), rows: await live() });
+    // A recent index of another database is not the service's to carry: built and saved over it.
+    await writeFile(file, saveIndex(third.current!, { db: 'another database' }));
+    expect(await carriedByTheService(db, config)).toBe(false);
+    await ingest(all.slice(60, 80).map((p) => ({ ...p, title: `${p.title} VI` })));
+    const rebuilt = new MatchService(db.read, () => {}, file);
+    expect(await rebuilt.load()).toBe(true);
+    expect(rebuilt.status).toMatchObject({ version: await dataVersion(db.write), rows: await live() });
+    expect(await carriedByTheService(db, config)).toBe(true);
     // One changed posting (under 1 %): the file is left as it was.
     const saved = (await stat(file)).mtimeMs;
     await ingest([posting(2, 'Principal Platform Engineer')]);
