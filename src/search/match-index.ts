@@ -305,8 +305,8 @@ export interface Parts {
   groupCount: number;
   flags: Uint8Array;
   /** 32-bit where every bound is exact in 32 bits (whole amounts under 2^24 are). */
-  salMin: Float64Array | Float32Array;
-  salMax: Float64Array | Float32Array;
+  salMin: Floats;
+  salMax: Floats;
   /** By name, of the dimensions held as sets: the rows of each value, and the rows with no value. */
   sets: Record<string, ValueSets>;
   none: Record<string, RowSet>;
@@ -673,7 +673,7 @@ export class MatchIndex {
    * above its maximum (a range could then not be counted from them).
    */
   private salaryOrder:
-    | { max: Float64Array; min: Float64Array; minOfBoth: Float64Array; maxAlone: Float64Array }
+    | { max: Floats; min: Floats; minOfBoth: Floats; maxAlone: Floats }
     | null
     | undefined;
 
@@ -726,7 +726,9 @@ export class MatchIndex {
       if (!Number.isNaN(lo) && !Number.isNaN(hi)) minOfBoth.push(lo);
       if (Number.isNaN(lo) && !Number.isNaN(hi)) maxAlone.push(hi);
     }
-    const sorted = (a: number[]) => Float64Array.from(a).sort();
+    // As narrow as the columns: bounds a Float32Array holds exactly sort and compare as they are.
+    const T = salMin instanceof Float32Array && salMax instanceof Float32Array ? Float32Array : Float64Array;
+    const sorted = (a: number[]): Floats => T.from(a).sort();
     return { max: sorted(max), min: sorted(min), minOfBoth: sorted(minOfBoth), maxAlone: sorted(maxAlone) };
   }
 
@@ -1427,7 +1429,7 @@ export function firstAbove(rows: ArrayLike<number>, row: number): number {
 }
 
 /** How many of the sorted values are below x (the position of the first at least x). */
-function firstAtLeast(sorted: Float64Array, x: number): number {
+function firstAtLeast(sorted: Floats, x: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -1530,11 +1532,13 @@ interface SavedValueSets {
 }
 
 type Column = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Array;
+/** Salaries: in 32 bits when every one of them is exact in them (narrowFloats). */
+type Floats = Float64Array | Float32Array;
 
 export type Codes = Uint8Array | Uint16Array | Uint32Array;
 
 /** The column in 32-bit floats when that keeps every value exact (NaN and the infinities too). */
-export function narrowFloats(a: Float64Array): Float64Array | Float32Array {
+export function narrowFloats(a: Float64Array): Floats {
   const f = Float32Array.from(a);
   for (let i = 0; i < a.length; i++)
     if (f[i] !== a[i] && !(Number.isNaN(a[i]) && Number.isNaN(f[i]))) return a;
@@ -1687,8 +1691,8 @@ export function readIndex(bytes: Buffer): MatchIndex {
     groups: cols[header.groups] as Uint32Array,
     groupCount: header.groupCount,
     flags: cols[header.flags] as Uint8Array,
-    salMin: cols[header.salMin] as Float64Array | Float32Array,
-    salMax: cols[header.salMax] as Float64Array | Float32Array,
+    salMin: cols[header.salMin] as Floats,
+    salMax: cols[header.salMax] as Floats,
     sets: Object.fromEntries(
       Object.entries(header.sets as Record<string, SavedValueSets>).map(([k, s]) => [k, valueSets(s)]),
     ),
