@@ -22,8 +22,6 @@ import { readIndex } from '../search/match-index.ts';
 export type { MatchSource } from '../search/match.ts';
 
 const CHECK_MS = 1000;
-/** How long a start waits for the saved index to be carried (12 s at 1.05M live jobs) or built. */
-const START_WAIT_MS = 60_000;
 
 /**
  * Builds the index in a child process, which writes it next to `file`: a build reads a million rows, and
@@ -145,13 +143,15 @@ export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, 
   };
   const check = () => service.refresh().catch((err) => log('match index: version check failed', err));
   if (await service.load().catch(() => false)) {
-    const saved = service.status.version;
+    const saved = service.status.version ?? 0;
     log(`match index read from ${file} (version ${saved})`);
-    // The loads since it was saved are carried before any request is answered, in the build process
-    // (a merge holds two indexes: the memory goes with that process); a build, when they cannot be,
-    // is waited for START_WAIT_MS at most, PostgreSQL answering until it ends.
-    await Promise.race([check(), new Promise((r) => setTimeout(r, START_WAIT_MS).unref())]);
-    if (service.status.version !== saved) log(`match index carried to version ${service.status.version}`);
+    // Before any request is answered, the loads since it was saved are carried, in the build process (a
+    // merge holds two indexes: that memory goes with it). A build, when they cannot be, is not waited for:
+    // PostgreSQL answers until it ends.
+    if (await carriable(db.read, saved, carryLimit(service.status.rows ?? 0)).catch(() => false)) {
+      await check();
+      if (service.status.version !== saved) log(`match index carried to version ${service.status.version}`);
+    }
   }
   const timer = setInterval(check, CHECK_MS);
   timer.unref();

@@ -9,7 +9,7 @@ import { afterIngest } from '../../src/cli/after-ingest.ts';
 import { dataVersion } from '../../src/db/stats.ts';
 import { MatchService } from '../../src/search/match.ts';
 import { saveIndex } from '../../src/search/match-index.ts';
-import { carriedByTheService, matchIndexFile } from '../../src/service/match-host.ts';
+import { carriedByTheService, hostMatchIndex, matchIndexFile } from '../../src/service/match-host.ts';
 import type { CanonicalLine, PostingRecord } from '../../src/model/record.ts';
 import { ingestRecords } from '../../src/ingest/pipeline.ts';
 import { afterLoad, writtenBy } from '../../src/service/schedules.ts';
@@ -147,6 +147,13 @@ describe('afterLoad', () => {
       builds: 0,
     });
     expect(next.status.carried).toBe(1);
+    // A service started on it carries it (in its build process) before it answers anything.
+    const said: string[] = [];
+    const host = await hostMatchIndex(db, { ...config, DATABASE_URL: db.url }, (m) => said.push(m));
+    await host.stop();
+    expect(host.service.status.version).toBe(await dataVersion(db.write));
+    expect(said).toContain(`match index carried to version ${await dataVersion(db.write)}`);
+    expect((await stat(file)).mtimeMs).toBeGreaterThan(savedAt);
     // Saved over half an hour ago, it is carried over the next load (in a child process) and saved again,
     // as the log a later start would carry it with is kept for an hour.
     const old = new Date(Date.now() - 31 * 60_000);
