@@ -672,10 +672,7 @@ export class MatchIndex {
    * of rows with both bounds, and the maximums of rows without a minimum. Null when a row's minimum is
    * above its maximum (a range could then not be counted from them).
    */
-  private salaryOrder:
-    | { max: Floats; min: Floats; minOfBoth: Floats; maxAlone: Floats }
-    | null
-    | undefined;
+  private salaryOrder: { max: Floats; min: Floats; minOfBoth: Floats; maxAlone: Floats } | null | undefined;
 
   /**
    * How many live rows have a maximum ≥ gte and a minimum ≤ lte (a bound not given: no test), counted on
