@@ -94,8 +94,15 @@ export const CARRIED_LATER_MS = 30 * 60_000;
 export async function carriedByTheService(db: Db, config: Config, now = Date.now()): Promise<boolean> {
   const saved = await readSaved(matchIndexFile(config));
   if (!saved || now - saved.mtimeMs > CARRIED_LATER_MS) return false;
-  if (saved.db !== (await databaseDigest(db.write))) return false;
-  return carriable(db.write, saved.version, carryLimit(saved.live));
+  // The load is done whatever this finds: a query that fails means a save, as before (which fails quietly).
+  try {
+    return (
+      (await databaseDigest(db.write)) === saved.db &&
+      (await carriable(db.write, saved.version, carryLimit(saved.live)))
+    );
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -142,20 +149,20 @@ export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, 
     for (const w of Object.values(cluster.workers ?? {})) tell(w);
   };
   const check = () => service.refresh().catch((err) => log('match index: version check failed', err));
-  if (await service.load().catch(() => false)) {
-    const saved = service.status.version ?? 0;
-    log(`match index read from ${file} (version ${saved})`);
-    // Before any request is answered, the loads since it was saved are carried, in the build process (a
-    // merge holds two indexes: that memory goes with it). A build, when they cannot be, is not waited for:
-    // PostgreSQL answers until it ends.
-    if (await carriable(db.read, saved, carryLimit(service.status.rows ?? 0)).catch(() => false)) {
-      await check();
-      if (service.status.version !== saved) log(`match index carried to version ${service.status.version}`);
-    }
-  }
+  // Before any request is answered, the loads since the saved index are carried, in the build process (a
+  // merge holds two indexes: that memory goes with it). A build, when they cannot be, is not waited for:
+  // PostgreSQL answers until it ends.
+  const saved = (await service.load().catch(() => false)) ? (service.status.version ?? 0) : undefined;
+  if (saved !== undefined) log(`match index read from ${file} (version ${saved})`);
+  if (
+    saved !== undefined &&
+    (await carriable(db.read, saved, carryLimit(service.status.rows ?? 0)).catch(() => false))
+  ) {
+    await check();
+    if (service.status.version !== saved) log(`match index carried to version ${service.status.version}`);
+  } else void check();
   const timer = setInterval(check, CHECK_MS);
   timer.unref();
-  void check();
   const onMessage = (worker: Worker, m: { type?: string; seq?: number; query?: MatchQuery }) => {
     if (m?.type !== 'match' || !m.query) return;
     const reply = (answer: unknown) => {
