@@ -17,15 +17,18 @@ import {
 } from './dimensions.ts';
 import {
   all,
+  type Codes,
   complement,
   difference,
   EMPTY,
+  IdTable,
+  Ids,
   intersect,
   intersectAll,
   NumberList,
+  narrowCodes,
   RowList,
   type RowSet,
-  StringTable,
   Strings,
   union,
   unionAll,
@@ -114,7 +117,7 @@ export function printedMicros(at: string): number | undefined {
 /** Builds an index from rows given in search order. */
 export class MatchIndexBuilder {
   private n = 0;
-  private ids = new StringTable();
+  private ids = new IdTable();
   private posted = new NumberList();
   private created = new NumberList();
   private goneAt = new NumberList();
@@ -291,7 +294,7 @@ function add(sets: Map<string, RowList>, values: string[], row: number): void {
 
 export interface Parts {
   version: number;
-  ids: Strings;
+  ids: Ids;
   posted: Float64Array;
   /** When each row was first indexed (created_at), in microseconds since the epoch. */
   created: Float64Array;
@@ -1514,9 +1517,10 @@ function codeRows(codes: Codes, max: number): CodeRows {
  * Format of a saved index; a file of another format is not read (2: the dimensions of dimensions.ts; 3: each
  * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at; 5: the
  * description lexemes; 6: the rows of every description lexeme; 7: a dimension's and the title lexemes' rare
- * values packed, the lexemes' numbers saved, the expiries of the gone rows only).
+ * values packed, the lexemes' numbers saved, the expiries of the gone rows only; 8: ids as a code of their source part
+ * and the rest).
  */
-const FORMAT = 7;
+const FORMAT = 8;
 
 /** A dimension's ValueSets as saved: its values, and the columns of its arrays. */
 interface SavedValueSets {
@@ -1532,19 +1536,12 @@ type Column = Float64Array | Float32Array | Uint32Array | Uint16Array | Uint8Arr
 /** Salaries: in 32 bits when every one of them is exact in them (narrowFloats). */
 type Floats = Float64Array | Float32Array;
 
-export type Codes = Uint8Array | Uint16Array | Uint32Array;
-
 /** The column in 32-bit floats when that keeps every value exact (NaN and the infinities too). */
 export function narrowFloats(a: Float64Array): Floats {
   const f = Float32Array.from(a);
   for (let i = 0; i < a.length; i++)
     if (f[i] !== a[i] && !(Number.isNaN(a[i]) && Number.isNaN(f[i]))) return a;
   return f;
-}
-
-/** Codes from 0 to `max` in the narrowest unsigned type that holds them. */
-export function narrowCodes(a: Uint32Array, max: number): Codes {
-  return max < 2 ** 8 ? Uint8Array.from(a) : max < 2 ** 16 ? Uint16Array.from(a) : a;
 }
 
 /**
@@ -1573,7 +1570,12 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
     live: index.size,
     groupCount: p.groupCount,
 
-    ids: { bytes: col(ids.bytes), ends: col(ids.ends) },
+    ids: {
+      prefixes: ids.prefixes,
+      codes: col(ids.codes),
+      bytes: col(ids.rest.bytes),
+      ends: col(ids.rest.ends),
+    },
     posted: col(p.posted),
     created: col(p.created),
     gone: col(p.gone),
@@ -1680,7 +1682,11 @@ export function readIndex(bytes: Buffer): MatchIndex {
   const each = words?.held.length ? bits!.length / words.held.length : 0;
   const index = new MatchIndex({
     version: header.version,
-    ids: new Strings(cols[header.ids.bytes] as Uint8Array, cols[header.ids.ends] as Uint32Array),
+    ids: new Ids(
+      header.ids.prefixes,
+      cols[header.ids.codes] as Codes,
+      new Strings(cols[header.ids.bytes] as Uint8Array, cols[header.ids.ends] as Uint32Array),
+    ),
     posted: cols[header.posted] as Float64Array,
     created: cols[header.created] as Float64Array,
     gone: cols[header.gone] as Uint32Array,

@@ -3,16 +3,8 @@
 // The new rows come as an index of their own (built as any index is, match-index.ts); the two are merged
 // column by column and set by set, every row renumbered in one pass. At a million rows that is 1.5 s of a
 // core, where a build reads every row (15–65 s).
-import {
-  type CodeColumn,
-  type Codes,
-  MatchIndex,
-  narrowCodes,
-  narrowFloats,
-  POS_SPAN,
-  type Parts,
-} from './match-index.ts';
-import { type RowSet, Strings, StringTable } from './match-sets.ts';
+import { type CodeColumn, MatchIndex, narrowFloats, POS_SPAN, type Parts } from './match-index.ts';
+import { type Codes, Ids, narrowCodes, type RowSet, Strings, StringTable } from './match-sets.ts';
 import { ValueSets } from './match-value-sets.ts';
 import { bitWords, PackedRows, remapBits, unpackRows, type Words } from './match-words.ts';
 
@@ -151,7 +143,7 @@ export function mergeIndexes(old: MatchIndex, added: MatchIndex, at: Placement, 
 
   const index = new MatchIndex({
     version,
-    ids: mergeStrings(a.ids, b.ids, from),
+    ids: mergeIds(a.ids, b.ids, from),
     posted: floats(a.posted, b.posted),
     created: floats(a.created, b.created),
     ...mergeGone(a, b, mapA, mapB),
@@ -283,7 +275,30 @@ function nextKept(x: RowSet, i: number, mapA: Int32Array): number {
   return i;
 }
 
-/** The ids of the new rows, their UTF-8 bytes copied from either table. */
+/**
+ * The ids of the new rows: their source parts, `a`'s codes and then any new ones of `b`, and the rest of
+ * each copied from either table.
+ */
+export function mergeIds(a: Ids, b: Ids, from: Int32Array): Ids {
+  const prefixes = [...a.prefixes];
+  const codeOf = new Map(prefixes.map((p, c) => [p, c]));
+  const bCode = b.prefixes.map((p) => {
+    let c = codeOf.get(p);
+    if (c === undefined) {
+      c = prefixes.push(p) - 1;
+      codeOf.set(p, c);
+    }
+    return c;
+  });
+  const codes = new Uint32Array(from.length);
+  for (let r = 0; r < from.length; r++) {
+    const f = from[r];
+    codes[r] = f >= 0 ? a.codes[f] : bCode[b.codes[-1 - f]];
+  }
+  return new Ids(prefixes, narrowCodes(codes, prefixes.length), mergeStrings(a.rest, b.rest, from));
+}
+
+/** The strings of the new rows, their UTF-8 bytes copied from either table. */
 function mergeStrings(a: Strings, b: Strings, from: Int32Array): Strings {
   const ends = new Uint32Array(from.length);
   let k = 0;
@@ -312,14 +327,14 @@ function rowsOf(index: MatchIndex, ids: Set<string>): Uint8Array {
   const t = index.parts.ids;
   const out = new Uint8Array(t.length);
   if (!ids.size) return out;
-  // Decoding every id costs seconds at a million rows: a row's id is decoded only when the hash of its
-  // bytes is one of the wanted ids'.
+  // Decoding every id costs seconds at a million rows: a row's id is decoded only when the hash of the
+  // bytes after its source part is one of the wanted ids'.
   const hashes = new Set<number>();
   for (const id of ids) {
-    const b = Buffer.from(id);
+    const b = Buffer.from(id.slice(id.indexOf(':') + 1));
     hashes.add(fnv(b, 0, b.length));
   }
-  const { bytes, ends } = t;
+  const { bytes, ends } = t.rest;
   for (let r = 0; r < ends.length; r++)
     if (hashes.has(fnv(bytes, r === 0 ? 0 : ends[r - 1], ends[r])) && ids.has(t.at(r))) out[r] = 1;
   return out;

@@ -186,6 +186,60 @@ export class StringTable {
   }
 }
 
+export type Codes = Uint8Array | Uint16Array | Uint32Array;
+
+/** Codes from 0 to `max` in the narrowest unsigned type that holds them. */
+export function narrowCodes(a: Uint32Array, max: number): Codes {
+  return max < 2 ** 8 ? Uint8Array.from(a) : max < 2 ** 16 ? Uint16Array.from(a) : a;
+}
+
+/**
+ * Job ids (`<source>:<native id>`) as a code per row for the source part and a StringTable of the rest:
+ * the source's ten-odd bytes are kept once, not once a row (12 MB at a million).
+ */
+export class IdTable {
+  private prefixOf = new Map<string, number>();
+  private codes = new RowList();
+  private rest = new StringTable();
+
+  push(id: string): void {
+    const cut = id.indexOf(':') + 1;
+    const prefix = id.slice(0, cut);
+    let c = this.prefixOf.get(prefix);
+    if (c === undefined) {
+      c = this.prefixOf.size;
+      this.prefixOf.set(prefix, c);
+    }
+    this.codes.push(c);
+    this.rest.push(cut ? id.slice(cut) : id);
+  }
+
+  done(): Ids {
+    return new Ids(
+      [...this.prefixOf.keys()],
+      narrowCodes(this.codes.done(), this.prefixOf.size),
+      this.rest.done(),
+    );
+  }
+}
+
+/** A finished IdTable: the source parts, each row's code of its own, and the rest of each id. */
+export class Ids {
+  constructor(
+    readonly prefixes: readonly string[],
+    readonly codes: Codes,
+    readonly rest: Strings,
+  ) {}
+
+  get length(): number {
+    return this.codes.length;
+  }
+
+  at(i: number): string {
+    return this.prefixes[this.codes[i]] + this.rest.at(i);
+  }
+}
+
 /** A finished StringTable: the UTF-8 bytes of every string, and where each ends. */
 export class Strings {
   private readonly buf: Buffer;
