@@ -1520,7 +1520,7 @@ function codeRows(codes: Codes, max: number): CodeRows {
  * values packed, the lexemes' numbers saved, the expiries of the gone rows only; 8: ids as a code of their source part
  * and the rest).
  */
-const FORMAT = 8;
+export const FORMAT = 8;
 
 /** A dimension's ValueSets as saved: its values, and the columns of its arrays. */
 interface SavedValueSets {

@@ -25,6 +25,7 @@ import {
   MatchIndexBuilder,
   saveIndex,
   savedHeader,
+  FORMAT as INDEX_FORMAT,
 } from './match-index.ts';
 import { mergeIndexes, placeRows } from './match-merge.ts';
 import { parseTsQuery, type TsNode } from './match-tsquery.ts';
@@ -138,7 +139,7 @@ export interface SavedFile {
   mtimeMs: number;
 }
 
-/** The header of the index saved in `file`; undefined without a readable one. */
+/** The header of the index saved in `file`; undefined without one this code can read (of its format). */
 export async function readSaved(file: string): Promise<SavedFile | undefined> {
   const fh = await open(file, 'r').catch(() => undefined);
   if (!fh) return undefined;
@@ -149,7 +150,9 @@ export async function readSaved(file: string): Promise<SavedFile | undefined> {
     if (length > MAX_HEADER) return undefined;
     const bytes = Buffer.alloc(8 + length);
     if ((await fh.read(bytes, 0, bytes.length, 0)).bytesRead < bytes.length) return undefined;
-    const { db, version, live } = savedHeader(bytes);
+    const { format, db, version, live } = savedHeader(bytes);
+    // A file of another format (an earlier release's) is one this code cannot read: as if there were none.
+    if (format !== INDEX_FORMAT) return undefined;
     if (typeof version !== 'number' || typeof live !== 'number' || typeof db !== 'string') return undefined;
     return { db, version, live, mtimeMs: (await fh.stat()).mtimeMs };
   } catch {

@@ -1,7 +1,7 @@
 // What follows a load: the refresh when anything changed; a load of a sizeable share of the jobs table
 // (≥ 1 %) is told so (the match index is saved after it), and only a load that rewrote a fifth of it
 // vacuums (a change round's dead rows are autovacuum's; a one-posting crawl must not pay a pass over every row).
-import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +178,19 @@ describe('afterLoad', () => {
     const rebuilt = new MatchService(db.read, () => {}, file);
     expect(await rebuilt.load()).toBe(true);
     expect(rebuilt.status).toMatchObject({ version: await dataVersion(db.write), rows: await live() });
+    expect(await carriedByTheService(db, config)).toBe(true);
+    // A recent index of this database in another format (an earlier release's, which the service cannot
+    // read): built and saved over it too. The header keeps its length (JSON's spaces).
+    const bytes = await readFile(file);
+    const head = bytes.toString('utf8', 8, 8 + bytes.readUInt32LE(0));
+    const format = String(JSON.parse(head).format);
+    bytes.write(head.replace(`"format":${format}`, `"format":${' '.repeat(format.length - 1)}0`), 8);
+    await writeFile(file, bytes);
+    expect(await carriedByTheService(db, config)).toBe(false);
+    await ingest(all.slice(60, 80).map((p) => ({ ...p, title: `${p.title} VII` })));
+    const current = new MatchService(db.read, () => {}, file);
+    expect(await current.load()).toBe(true);
+    expect(current.status).toMatchObject({ version: await dataVersion(db.write), rows: await live() });
     expect(await carriedByTheService(db, config)).toBe(true);
     // One changed posting (under 1 %): the file is left as it was.
     const saved = (await stat(file)).mtimeMs;
