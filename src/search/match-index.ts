@@ -80,8 +80,10 @@ export function holds(f: JobFilters): boolean {
 
 const REMOTE = 1;
 const HAS_SALARY = 2;
-/** A position packs with its lexeme's number: lexeme * POS_SPAN + position. */
-export const POS_SPAN = 1024;
+/** A position packs with its lexeme's number: lexeme * POS_SPAN + position (shifts and masks read it). */
+const POS_BITS = 10;
+export const POS_SPAN = 1 << POS_BITS;
+const POS_MASK = POS_SPAN - 1;
 /**
  * The top values kept of a facet (at least: those of the largest limit asked), and the filters whose
  * facets are kept (at most ~5 MB with five facets each).
@@ -944,14 +946,14 @@ export class MatchIndex {
       }
       let e = 0;
       for (let i = from; i < to; i++)
-        if (masks[0][(positions[i] / POS_SPAN) | 0]) ends[e++] = positions[i] % POS_SPAN;
+        if (masks[0][positions[i] >>> POS_BITS]) ends[e++] = positions[i] & POS_MASK;
       for (let s = 0; s < steps.length && e > 0; s++) {
         const mask = masks[s + 1];
         const distance = steps[s].distance;
         let k = 0;
         for (let i = from; i < to; i++) {
-          if (!mask[(positions[i] / POS_SPAN) | 0]) continue;
-          const p = positions[i] % POS_SPAN;
+          if (!mask[positions[i] >>> POS_BITS]) continue;
+          const p = positions[i] & POS_MASK;
           let follows = false;
           for (let j = 0; j < e && !follows; j++) follows = ends[j] === p - distance;
           // Each position is visited once a step, so the buffer never holds more than the row's.
