@@ -1331,29 +1331,41 @@ describe('salary bounds kept in 32 bits only where exact', () => {
         2,
       ),
     ).toBe(true);
-    const live = rows.filter((_, i) => i % 3 !== 1);
     const ge = (x: number | null, y: number) => x !== null && (Number.isNaN(x) || x >= y);
     const le = (x: number | null, y: number) => x !== null && !Number.isNaN(x) && x <= y;
     const bounds = [undefined, 0, 1, 49_999, 50_000, 50_000.5, 50_001, 16_777_217, 1e9];
-    for (const gte of bounds)
-      for (const lte of bounds) {
-        if (gte === undefined && lte === undefined) continue;
-        const want = live
-          .filter(
-            (r) =>
-              (gte === undefined || ge(r.salary_annual_max, gte)) &&
-              (lte === undefined || le(r.salary_annual_min, lte)),
-          )
-          .map((r) => r.id);
-        const filters = { salary_gte: gte, salary_lte: lte };
-        const all = index.select({ filters, text: [] }, 0, 1000)!;
-        expect({ total: all.total, ids: index.ids(all.rows) }, `${gte}..${lte}`).toEqual({
-          total: want.length,
-          ids: want,
-        });
-        const page = index.select({ filters, text: [] }, 2, 3)!;
-        expect(index.ids(page.rows), `${gte}..${lte} offset 2`).toEqual(want.slice(2, 5));
-      }
+    const check = (live: typeof rows) => {
+      for (const gte of bounds)
+        for (const lte of bounds) {
+          if (gte === undefined && lte === undefined) continue;
+          const want = live
+            .filter(
+              (r) =>
+                (gte === undefined || ge(r.salary_annual_max, gte)) &&
+                (lte === undefined || le(r.salary_annual_min, lte)),
+            )
+            .map((r) => r.id);
+          const filters = { salary_gte: gte, salary_lte: lte };
+          const all = index.select({ filters, text: [] }, 0, 1000)!;
+          expect({ total: all.total, ids: index.ids(all.rows) }, `${gte}..${lte}`).toEqual({
+            total: want.length,
+            ids: want,
+          });
+          const page = index.select({ filters, text: [] }, 2, 3)!;
+          expect(index.ids(page.rows), `${gte}..${lte} offset 2`).toEqual(want.slice(2, 5));
+        }
+    };
+    check(rows.filter((_, i) => i % 3 !== 1));
+    // Every other third leaves too: the dead rows' bounds counted afresh.
+    expect(
+      index.leave(
+        rows
+          .filter((_, i) => i % 3 === 2)
+          .map((r) => ({ id: r.id, posted_us: r.posted_us, expired_us: null })),
+        3,
+      ),
+    ).toBe(true);
+    check(rows.filter((_, i) => i % 3 === 0));
   });
 });
 
