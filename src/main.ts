@@ -76,6 +76,7 @@ async function primary(): Promise<void> {
     throw err;
   }
   useLevel(config);
+  if (config.WORKERS > 1) (await import('./service/supervisor.ts')).keepYoungGenerationSmall();
   let db: Db;
   try {
     db = await openDb(config, {

@@ -1,12 +1,13 @@
 // Worker supervision with real processes: a killed worker is replaced and logged, replacements that
 // keep dying back off, and a service that cannot serve at all makes the primary exit non-zero.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serviceExecArgv } from '../../src/cli/serve.ts';
 import { WORKER_MALLOC_ENV, workerEnv, workerExecArgv } from '../../src/service/supervisor.ts';
 
+const supervisor = fileURLToPath(new URL('../../src/service/supervisor.ts', import.meta.url));
 const script = fileURLToPath(new URL('../helpers/supervised.ts', import.meta.url));
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -89,6 +90,27 @@ describe('the Node flags of a worker', () => {
       'tsx',
       '--max-semi-space-size=8',
     ]);
+  });
+});
+
+describe("the primary's young generation", () => {
+  // A process that keeps two million small objects: those that survive scavenges make V8 grow its young
+  // generation. Run under each Node the suite runs on, so that a V8 that stops reading the growth factor at
+  // run time fails here.
+  const youngAfterSurvivors = (keepSmall: boolean): number => {
+    const code = `import v8 from 'node:v8';
+      ${keepSmall ? `(await import(${JSON.stringify(supervisor)})).keepYoungGenerationSmall();` : ''}
+      const kept = [];
+      for (let i = 0; i < 2e6; i++) kept.push({ i });
+      const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+      process.stdout.write(String(young.space_size + 0 * kept.length));`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code]);
+    return Number(out.toString()) / 2 ** 20;
+  };
+
+  it('stays at a few megabytes once kept small, where V8 grows it to its largest', () => {
+    expect(youngAfterSurvivors(false)).toBeGreaterThanOrEqual(16);
+    expect(youngAfterSurvivors(true)).toBeLessThanOrEqual(4);
   });
 });
 
