@@ -34,16 +34,12 @@ export function companySearchBody(page: SearchPage, limit: number, offset: numbe
   ]);
 }
 
-const COMMA = Buffer.from(',');
-
 /** The feeds; `since` is echoed by /v1/jobs/feed only. The items are bytes already (search/feeds.ts). */
 export function feedBody(page: FeedPage, since?: string): Buffer {
   const echo = since === undefined ? '' : `"since":${JSON.stringify(since)},`;
-  const parts: Buffer[] = [Buffer.from(`{${echo}"count":${page.count},"data":[`)];
-  page.items.forEach((item, i) => {
-    if (i) parts.push(COMMA);
-    parts.push(...item);
-  });
-  parts.push(Buffer.from(`],"next_cursor":${JSON.stringify(page.nextCursor)}}`));
-  return Buffer.concat(parts);
+  return framed(
+    Buffer.from(`{${echo}"count":${page.count},"data":`),
+    page.data,
+    Buffer.from(`,"next_cursor":${JSON.stringify(page.nextCursor)}}`),
+  );
 }

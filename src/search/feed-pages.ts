@@ -134,9 +134,7 @@ export async function readFeedPage(
 
 /** What a kept feed page holds, in bytes. */
 export function feedPageSize(page: FeedPage): number {
-  let n = 2 * (64 + (page.nextCursor?.length ?? 0));
-  for (const item of page.items) for (const part of item) n += part.length + 16;
-  return n;
+  return 2 * (64 + (page.nextCursor?.length ?? 0)) + page.data.length;
 }
 
 /**

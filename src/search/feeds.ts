@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
 import { copyRows } from '../db/copy-out.ts';
-import { type DescriptionFormat, descriptionColumn, jobParts } from './render.ts';
+import { type DescriptionFormat, descriptionColumn, jobParts, joinItems } from './render.ts';
 import { raw, sql } from './sql.ts';
 import { VERSION_SQL } from './totals.ts';
 import { JobState } from '../model/job-state.ts';
@@ -36,8 +36,8 @@ export const isLargeFeedPage = (limit: number, descriptionFormat: unknown): bool
 
 export interface FeedPage {
   count: number;
-  /** Each item's JSON as UTF-8 in pieces, never decoded: the response is stitched from these bytes. */
-  items: Buffer[][];
+  /** The items as a JSON array in UTF-8, put together from their bytes without decoding them (`joinItems`). */
+  data: Buffer;
   nextCursor: string | null;
   /** The data version read in the page's snapshot (undefined for an empty page). */
   version?: number;
@@ -115,8 +115,8 @@ export async function readFeed(pool: pg.Pool, secret: string, req: FeedRequest):
   const last = page[page.length - 1];
   return {
     count: page.length,
-    items: page.map(([item, company, description]) =>
-      company ? jobParts(item!, company, description) : [item!],
+    data: joinItems(
+      page.map(([item, company, description]) => (company ? jobParts(item!, company, description) : [item!])),
     ),
     nextCursor:
       rows.length > req.limit && last

@@ -46,7 +46,31 @@ export function renderPage(rows: readonly JobRow[]): Buffer {
   return out;
 }
 
-const HEAD_ROOM = 16;
+/**
+ * The JSON array of items given in pieces (the feeds' `jobParts`), copied into one buffer with room for
+ * the envelope, as `renderPage` makes it. A page kept for clients that ask for it again then holds one
+ * buffer instead of a view per piece: thousands of small objects a page, kept long enough to reach V8's old
+ * generation, whose garbage set off a full collection every ~100 ms in each worker under the feeds' traffic
+ * (bench/README.md, "Feed pages kept as one buffer").
+ */
+export function joinItems(items: readonly Buffer[][]): Buffer {
+  let bytes = 2 + Math.max(0, items.length - 1);
+  for (const item of items) for (const part of item) bytes += part.length;
+  const whole = Buffer.allocUnsafeSlow(HEAD_ROOM + bytes + TAIL_ROOM);
+  let at = HEAD_ROOM;
+  whole[at++] = 0x5b; // [
+  items.forEach((item, i) => {
+    if (i) whole[at++] = 0x2c; // ,
+    for (const part of item) at += part.copy(whole, at);
+  });
+  whole[at++] = 0x5d; // ]
+  const out = whole.subarray(HEAD_ROOM, at);
+  roomy.add(out);
+  return out;
+}
+
+// Room for the longest envelope head: a feed's `{"since":"<timestamp>","count":1000,"data":`.
+const HEAD_ROOM = 96;
 const TAIL_ROOM = 256;
 /** Pages made by renderPage whose room is still free. */
 const roomy = new WeakSet<Buffer>();

@@ -2,7 +2,7 @@
 // strings (renderJob). Both must give the same text for any document, profile and description.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { framed, jobParts, PLACEHOLDER, renderJob, renderPage } from '../../src/search/render.ts';
+import { framed, jobParts, joinItems, PLACEHOLDER, renderJob, renderPage } from '../../src/search/render.ts';
 
 /** Keys and values beyond ASCII too: the parts are cut at byte offsets. */
 const text = fc.string({ unit: 'grapheme' });
@@ -61,6 +61,30 @@ describe('renderPage', () => {
       { id: 'a', company: { name: 'Ä' }, description: 'd', openings: 3 },
       { id: 'b' },
     ]);
+  });
+});
+
+describe('joinItems', () => {
+  it("is the JSON array of the items' bytes, framed in its own buffer once", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(
+            text.map((t) => Buffer.from(t)),
+            { maxLength: 5 },
+          ),
+        ),
+        (items) => {
+          const data = joinItems(items);
+          const expected = `[${items.map((parts) => Buffer.concat(parts).toString()).join(',')}]`;
+          expect(data.toString()).toBe(expected);
+          const head = Buffer.from('{"since":"2026-11-30T08:00:00.000Z","count":1000,"data":');
+          const body = framed(head, data, Buffer.from(',"next_cursor":null}'));
+          expect(body.toString()).toBe(`${head}${expected},"next_cursor":null}`);
+          expect(body.buffer).toBe(data.buffer);
+        },
+      ),
+    );
   });
 });
 
