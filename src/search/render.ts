@@ -51,7 +51,7 @@ export function renderPage(rows: readonly JobRow[]): Buffer {
  * the envelope, as `renderPage` makes it. A page kept for clients that ask for it again then holds one
  * buffer instead of a view per piece: thousands of small objects a page, kept long enough to reach V8's old
  * generation, whose garbage set off a full collection every ~100 ms in each worker under the feeds' traffic
- * (bench/README.md, "Feed pages kept as one buffer").
+ * (bench/README.md, "The primary's young generation; feed pages kept as one buffer…").
  */
 export function joinItems(items: readonly Buffer[][]): Buffer {
   let bytes = 2 + Math.max(0, items.length - 1);

@@ -40,7 +40,7 @@ export interface Supervisor {
  * under `npm run cli -- serve`) while the primary reads the match index at start, and keeps it, resident
  * and unused. V8 reads the growth factor each time it would grow the young generation, so setting it at run
  * time, before any growth, holds it. At a million live jobs, after 20 s of the varied mix: the primary's
- * RSS 401 → 346 MB at the same CPU time (bench/README.md, "The primary's young generation").
+ * RSS 401 → 346 MB at the same CPU time (bench/README.md, "The primary's young generation…").
  */
 export function keepYoungGenerationSmall(): void {
   v8.setFlagsFromString('--semi-space-growth-factor=1');
