@@ -24,29 +24,84 @@ export function inlineSql(q: Sql): string {
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 
 /**
- * The rows of a binary COPY stream, each an array of its fields' bytes (views into `data`, null for
- * SQL NULL). Binary COPY sends text columns as their UTF-8 bytes, unescaped.
+ * The rows of a binary COPY stream as it arrived, in chunks, each row an array of its fields' bytes (null
+ * for SQL NULL): a view into its chunk, or a copy of its pieces for a field that spans chunks. The chunks
+ * are not joined first: that was a copy of the whole page (megabytes for a feed page of 1,000) made only to
+ * be copied again into the response. Binary COPY sends text columns as their UTF-8 bytes, unescaped.
  */
-export function readBinaryCopy(data: Buffer): (Buffer | null)[][] {
-  if (data.length < 19 || !data.subarray(0, 11).equals(SIGNATURE))
+export function readBinaryCopy(chunks: readonly Buffer[]): (Buffer | null)[][] {
+  const r = new ChunkReader(chunks);
+  try {
+    if (!r.take(11).equals(SIGNATURE)) throw new Error();
+    r.int32(); // flags
+    r.take(r.int32()); // header extension
+  } catch {
     throw new Error('not a binary COPY stream');
-  let at = 15 + 4 + data.readUInt32BE(15); // signature, flags, header extension
+  }
   const rows: (Buffer | null)[][] = [];
   for (;;) {
-    const fields = data.readInt16BE(at);
-    at += 2;
+    const fields = r.int16();
     if (fields === -1) return rows;
     const row: (Buffer | null)[] = new Array(fields);
     for (let f = 0; f < fields; f++) {
-      const len = data.readInt32BE(at);
-      at += 4;
-      if (len < 0) row[f] = null;
-      else {
-        row[f] = data.subarray(at, at + len);
-        at += len;
-      }
+      const len = r.int32();
+      row[f] = len < 0 ? null : r.take(len);
     }
     rows.push(row);
+  }
+}
+
+/** Reads bytes one after the other across the chunks of a stream. */
+class ChunkReader {
+  private i = 0;
+  private at = 0;
+
+  constructor(private readonly chunks: readonly Buffer[]) {}
+
+  /** The chunk the next byte is in (past the ones read to their end). */
+  private chunk(): Buffer {
+    while (this.i < this.chunks.length && this.at === this.chunks[this.i].length) {
+      this.i++;
+      this.at = 0;
+    }
+    const c = this.chunks[this.i];
+    if (!c) throw new Error('binary COPY stream ends too soon');
+    return c;
+  }
+
+  take(n: number): Buffer {
+    if (n === 0) return Buffer.alloc(0);
+    let c = this.chunk();
+    if (this.at + n <= c.length) {
+      this.at += n;
+      return c.subarray(this.at - n, this.at);
+    }
+    const out = Buffer.allocUnsafe(n);
+    for (let got = 0; ; c = this.chunk()) {
+      const k = Math.min(n - got, c.length - this.at);
+      c.copy(out, got, this.at, this.at + k);
+      got += k;
+      this.at += k;
+      if (got === n) return out;
+    }
+  }
+
+  int16(): number {
+    const c = this.chunk();
+    if (this.at + 2 <= c.length) {
+      this.at += 2;
+      return c.readInt16BE(this.at - 2);
+    }
+    return this.take(2).readInt16BE(0);
+  }
+
+  int32(): number {
+    const c = this.chunk();
+    if (this.at + 4 <= c.length) {
+      this.at += 4;
+      return c.readInt32BE(this.at - 4);
+    }
+    return this.take(4).readInt32BE(0);
   }
 }
 
@@ -64,5 +119,5 @@ export async function copyRows(pool: pg.Pool, q: Sql): Promise<(Buffer | null)[]
     throw err;
   }
   client.release();
-  return readBinaryCopy(Buffer.concat(chunks));
+  return readBinaryCopy(chunks);
 }

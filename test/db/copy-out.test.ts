@@ -70,6 +70,55 @@ describe('copyRows', () => {
     expect(() => inlineSql(sql`SELECT ${{}}`)).toThrow(TypeError);
     expect(inlineSql(sql`SELECT ${"it's"}, ${2.5}`)).toBe("SELECT 'it''s', (2.5)");
     expect(inlineSql(sql`SELECT ${'back\\slash'}`)).toBe("SELECT  E'back\\\\slash'");
-    expect(() => readBinaryCopy(Buffer.from('not copy at all, certainly'))).toThrow();
+    expect(() => readBinaryCopy([Buffer.from('not copy at all, certainly')])).toThrow();
+    expect(() => readBinaryCopy([])).toThrow('not a binary COPY stream');
+  });
+});
+
+describe('readBinaryCopy', () => {
+  /** A binary COPY stream of `rows` (null: SQL NULL), as PostgreSQL writes it. */
+  const stream = (rows: (Uint8Array | null)[][], extension: Uint8Array): Buffer => {
+    const int = (n: number, bytes: 2 | 4) => {
+      const b = Buffer.alloc(bytes);
+      if (bytes === 2) b.writeInt16BE(n);
+      else b.writeInt32BE(n);
+      return b;
+    };
+    const parts = [
+      Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'),
+      int(0, 4),
+      int(extension.length, 4),
+      extension,
+    ];
+    for (const row of rows) {
+      parts.push(int(row.length, 2));
+      for (const f of row) parts.push(...(f === null ? [int(-1, 4)] : [int(f.length, 4), f]));
+    }
+    parts.push(int(-1, 2));
+    return Buffer.concat(parts);
+  };
+
+  it('reads the same rows whatever chunks the stream arrives in', () => {
+    const field = fc.option(fc.uint8Array({ maxLength: 12 }), { freq: 4 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(field, { maxLength: 4 }), { maxLength: 6 }),
+        fc.uint8Array({ maxLength: 3 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (rows, extension, cuts) => {
+          const whole = stream(rows, extension);
+          const at = [...new Set(cuts.map((c) => c % (whole.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...at].map((from, i) => whole.subarray(from, [...at, whole.length][i]));
+          const read = readBinaryCopy(chunks).map((row) => row.map((f) => f && [...f]));
+          expect(read).toEqual(rows.map((row) => row.map((f) => f && [...f])));
+        },
+      ),
+    );
+  });
+
+  it('refuses a stream that ends too soon, wherever it is cut', () => {
+    const whole = stream([[Buffer.from('abc'), null]], new Uint8Array(0));
+    for (let n = 0; n < whole.length; n++)
+      expect(() => readBinaryCopy([whole.subarray(0, n)]), `cut at ${n}`).toThrow();
   });
 });
