@@ -33,18 +33,18 @@ export function readBinaryCopy(chunks: readonly Buffer[]): (Buffer | null)[][] {
   const r = new ChunkReader(chunks);
   try {
     if (!r.take(11).equals(SIGNATURE)) throw new Error();
-    r.int32(); // flags
-    r.take(r.int32()); // header extension
+    r.int(4); // flags
+    r.take(r.int(4)); // header extension
   } catch {
     throw new Error('not a binary COPY stream');
   }
   const rows: (Buffer | null)[][] = [];
   for (;;) {
-    const fields = r.int16();
+    const fields = r.int(2);
     if (fields === -1) return rows;
     const row: (Buffer | null)[] = new Array(fields);
     for (let f = 0; f < fields; f++) {
-      const len = r.int32();
+      const len = r.int(4);
       row[f] = len < 0 ? null : r.take(len);
     }
     rows.push(row);
@@ -86,22 +86,16 @@ class ChunkReader {
     }
   }
 
-  int16(): number {
-    const c = this.chunk();
-    if (this.at + 2 <= c.length) {
-      this.at += 2;
-      return c.readInt16BE(this.at - 2);
+  /** A big-endian signed integer of 2 or 4 bytes. */
+  int(bytes: 2 | 4): number {
+    let c = this.chunk();
+    let at = this.at;
+    if (at + bytes <= c.length) this.at += bytes;
+    else {
+      c = this.take(bytes);
+      at = 0;
     }
-    return this.take(2).readInt16BE(0);
-  }
-
-  int32(): number {
-    const c = this.chunk();
-    if (this.at + 4 <= c.length) {
-      this.at += 4;
-      return c.readInt32BE(this.at - 4);
-    }
-    return this.take(4).readInt32BE(0);
+    return bytes === 2 ? c.readInt16BE(at) : c.readInt32BE(at);
   }
 }
 
