@@ -109,8 +109,11 @@ describe("the primary's young generation", () => {
   };
 
   it('stays at a few megabytes once kept small, where V8 grows it to its largest', () => {
-    expect(youngAfterSurvivors(false)).toBeGreaterThanOrEqual(16);
-    expect(youngAfterSurvivors(true)).toBeLessThanOrEqual(4);
+    // Node 20 and 22 grow it to 32 MB, Node 24 to 64; kept small, 4 MB (4.5 on Node 24).
+    const grown = youngAfterSurvivors(false);
+    const kept = youngAfterSurvivors(true);
+    expect(grown).toBeGreaterThanOrEqual(16);
+    expect(kept).toBeLessThanOrEqual(Math.min(8, grown / 4));
   });
 });
 
