@@ -37,13 +37,11 @@ export function renderPage(rows: readonly JobRow[]): Buffer {
   pieces.push(']');
   let bytes = 0;
   for (const p of pieces) bytes += Buffer.byteLength(p);
-  // Never from Node's shared pool: the bytes around the page are its own.
-  const whole = Buffer.allocUnsafeSlow(HEAD_ROOM + bytes + TAIL_ROOM);
-  let at = HEAD_ROOM;
-  for (const p of pieces) at += whole.write(p, at);
-  const out = whole.subarray(HEAD_ROOM, at);
-  roomy.add(out);
-  return out;
+  return withRoom(bytes, (whole, start) => {
+    let at = start;
+    for (const p of pieces) at += whole.write(p, at);
+    return at;
+  });
 }
 
 /**
@@ -56,27 +54,38 @@ export function renderPage(rows: readonly JobRow[]): Buffer {
 export function joinItems(items: readonly Buffer[][]): Buffer {
   let bytes = 2 + Math.max(0, items.length - 1);
   for (const item of items) for (const part of item) bytes += part.length;
-  const whole = Buffer.allocUnsafeSlow(HEAD_ROOM + bytes + TAIL_ROOM);
-  let at = HEAD_ROOM;
-  whole[at++] = 0x5b; // [
-  items.forEach((item, i) => {
-    if (i) whole[at++] = 0x2c; // ,
-    for (const part of item) at += part.copy(whole, at);
+  return withRoom(bytes, (whole, start) => {
+    let at = start;
+    whole[at++] = 0x5b; // [
+    items.forEach((item, i) => {
+      if (i) whole[at++] = 0x2c; // ,
+      for (const part of item) at += part.copy(whole, at);
+    });
+    whole[at++] = 0x5d; // ]
+    return at;
   });
-  whole[at++] = 0x5d; // ]
-  const out = whole.subarray(HEAD_ROOM, at);
-  roomy.add(out);
-  return out;
 }
 
 // Room for the longest envelope head: a feed's `{"since":"<timestamp>","count":1000,"data":`.
 const HEAD_ROOM = 96;
 const TAIL_ROOM = 256;
-/** Pages made by renderPage whose room is still free. */
+/** Pages made by withRoom whose room is still free. */
 const roomy = new WeakSet<Buffer>();
 
 /**
- * `head`, `data` and `tail` as one buffer: written around `data` in its own buffer when renderPage made it
+ * `bytes` written by `write` (from the offset it is given; it returns where it stopped) into a buffer of
+ * their own with room before and after for `framed`. Never from Node's shared pool: the bytes around the
+ * page are its own.
+ */
+function withRoom(bytes: number, write: (whole: Buffer, at: number) => number): Buffer {
+  const whole = Buffer.allocUnsafeSlow(HEAD_ROOM + bytes + TAIL_ROOM);
+  const out = whole.subarray(HEAD_ROOM, write(whole, HEAD_ROOM));
+  roomy.add(out);
+  return out;
+}
+
+/**
+ * `head`, `data` and `tail` as one buffer: written around `data` in its own buffer when renderPage or joinItems made it
  * and they fit (once per page: a second framing of the same bytes copies), else a copy of the three.
  */
 export function framed(head: Buffer, data: Buffer, tail: Buffer): Buffer {
