@@ -244,6 +244,9 @@ function routeHandler(route: Route, ctx: AppContext, deps: { authenticator: Auth
           totals: routeCtx.totals,
           version: routeCtx.db.readIsPrimary ? routeCtx.dataVersion : undefined,
         };
+        // Admitted at a version the index has not reached yet (an expiry since it last looked): it catches
+        // up first, or every such request would be costed, queued and counted as PostgreSQL's.
+        if (cost.version !== undefined) await cost.match?.catchUp?.(cost.version);
         const wordsHeld = await descriptionHeld(params, cost);
         if (isExpensive(route.path, params, { ...cost, wordsHeld })) release = await gate.enter(accountId);
       });

@@ -77,7 +77,19 @@ export interface MatchAnswer {
 /** Where a request asks for its answer: the index in this process, or the one that holds it. */
 export interface MatchSource {
   ask(q: MatchQuery): Promise<MatchAnswer | undefined>;
+  /**
+   * Brings the index up to `version` when it is behind it (a commit since its last look: an expiry runs
+   * every minute), so that a request admitted at that version is answered by the index, not by a cold
+   * count in PostgreSQL. Resolves once the index has tried (it does not wait for a build), within CATCH_UP_MS.
+   */
+  catchUp?(version: number): Promise<void>;
 }
+
+/**
+ * How long a request admitted at a data version the index has not reached waits for it. Carrying an
+ * expiry takes milliseconds; a load the index cannot carry at once is PostgreSQL's after this.
+ */
+export const CATCH_UP_MS = 500;
 
 /** Whether the index could answer these filters: requests it cannot are never sent to it. */
 export const indexable = (f: JobFilters): boolean => holds(f);
@@ -165,7 +177,8 @@ export async function readSaved(file: string): Promise<SavedFile | undefined> {
 export class MatchService implements MatchSource {
   private index: MatchIndex | undefined;
   private building: Promise<void> | undefined;
-  private refreshing = false;
+  /** The refresh under way: one at a time, so that two carries cannot leave the index at the older version. */
+  private refreshing: Promise<void> | undefined;
   private nextBuildAt = 0;
   private nextMergeAt = 0;
   /** When the saved file was written (ms since the epoch; 0 when unknown). */
@@ -199,14 +212,15 @@ export class MatchService implements MatchSource {
    */
   async carryNow(): Promise<boolean> {
     if (this.refreshing) return false;
-    this.refreshing = true;
-    try {
+    let carried = false;
+    this.refreshing = (async () => {
       const version = await dataVersion(this.pool);
-      if (this.index?.version === version) return true;
-      return (await this.carry(version, Date.now(), true)) === true;
-    } finally {
-      this.refreshing = false;
-    }
+      carried = this.index?.version === version || (await this.carry(version, Date.now(), true)) === true;
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    await this.refreshing;
+    return carried;
   }
 
   /** The index, at the version it is at (undefined before one is read or built). */
@@ -226,7 +240,7 @@ export class MatchService implements MatchSource {
       this.savedAt = (await stat(this.file).catch(() => undefined))?.mtimeMs ?? 0;
       Object.assign(this.status, { version: index.version, rows: index.size });
       this.status.loaded = true;
-      this.onVersion(index.version);
+      this.announce(index.version);
       return true;
     } catch (err) {
       this.log('match index: the saved index could not be read', err);
@@ -258,15 +272,43 @@ export class MatchService implements MatchSource {
    * costs 15–60 s of one core at a million jobs, so builds start at most every four build times (a fifth
    * of a core at most); until the new one is done, requests are answered by PostgreSQL.
    */
-  async refresh(now = Date.now()): Promise<void> {
-    // One refresh at a time: two carrying the index at once could leave it at the older version.
-    if (this.refreshing) return;
-    this.refreshing = true;
-    try {
-      await this.carryOrBuild(now);
-    } finally {
-      this.refreshing = false;
+  refresh(now = Date.now()): Promise<void> {
+    this.refreshing ??= this.carryOrBuild(now).finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  async catchUp(version: number): Promise<void> {
+    const until = Date.now() + CATCH_UP_MS;
+    // Twice at most: a refresh already under way may have read the version before the commit.
+    for (let tries = 0; tries < 2; tries++) {
+      const at = this.index?.version;
+      const left = until - Date.now();
+      if (at === undefined || at >= version || left <= 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      let reached: (() => void) | undefined;
+      await Promise.race([
+        // A refresh that fails leaves the request to PostgreSQL, as before it.
+        this.refresh().catch(() => {}),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, left);
+          // The index is at the version before the refresh ends when the refresh goes on to save it.
+          reached = resolve;
+          this.reached.add(reached);
+        }),
+      ]);
+      clearTimeout(timer);
+      this.reached.delete(reached!);
     }
+  }
+
+  /** Waiting catch-ups, told of every version the index reaches. */
+  private reached = new Set<() => void>();
+
+  private announce(version: number): void {
+    this.onVersion(version);
+    for (const r of this.reached) r();
   }
 
   private async carryOrBuild(now: number): Promise<void> {
@@ -294,7 +336,7 @@ export class MatchService implements MatchSource {
         Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
         this.status.builds++;
         this.nextBuildAt = Date.now() + 3 * ms;
-        this.onVersion(index.version);
+        this.announce(index.version);
         await this.save(built);
       })
       .catch((err) => {
@@ -343,7 +385,7 @@ export class MatchService implements MatchSource {
   private async carried(index: MatchIndex): Promise<true> {
     Object.assign(this.status, { version: index.version, rows: index.size });
     this.status.carried++;
-    this.onVersion(index.version);
+    this.announce(index.version);
     // Written while no other refresh runs, so no carry marks rows while the file is written.
     if (Date.now() - this.savedAt >= this.saveCarriedMs) await this.save({ index });
     return true;

@@ -163,12 +163,18 @@ export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, 
   } else void check();
   const timer = setInterval(check, CHECK_MS);
   timer.unref();
-  const onMessage = (worker: Worker, m: { type?: string; seq?: number; query?: MatchQuery }) => {
-    if (m?.type !== 'match' || !m.query) return;
+  const onMessage = (
+    worker: Worker,
+    m: { type?: string; seq?: number; query?: MatchQuery; version?: number },
+  ) => {
     const reply = (answer: unknown) => {
       if (worker.isConnected())
         worker.send({ type: 'match-answer', seq: m.seq, answer }, undefined, () => {});
     };
+    // A worker admitted a request at a version the index has not reached: carried now, not at the next check.
+    if (m?.type === 'match-catch-up' && typeof m.version === 'number')
+      service.catchUp(m.version).then(() => reply(undefined));
+    if (m?.type !== 'match' || !m.query) return;
     service.ask(m.query).then(reply, () => reply(undefined));
   };
   if (cluster.isPrimary) {

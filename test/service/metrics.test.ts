@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/ingest/jsonl.ts';
+import { expireDue } from '../../src/ingest/expiry.ts';
 import { runRefresh } from '../../src/service/schedules.ts';
 import { ensureDemoKey, prepareDatabase } from '../../src/service/setup.ts';
 import { SAMPLE } from '../helpers/app.ts';
@@ -217,5 +218,38 @@ describe('GET /metrics with two workers', () => {
     expect(await answered(), serviceErr).toBeGreaterThan(before);
     const res = await get(`${api}/v1/jobs/count?country=DE`, auth);
     expect(JSON.parse(res.body).count).toBe(want.rows[0].n);
+  });
+
+  it('carries an expiry into the index when a request arrives at its version, not at its next look', async () => {
+    const auth = { authorization: `Bearer ${key}` };
+    const counts = async () => {
+      const body = (await get(metricsUrl)).body;
+      const n = (result: string) =>
+        Number(new RegExp(`match_index_requests_total\\{result="${result}"\\} (\\d+)`).exec(body)?.[1] ?? 0);
+      return { answered: n('answered'), declined: n('declined') };
+    };
+    // The newest live job with a country that no copy points at, and its country.
+    const { rows } = await db.write.query<{ id: string; country: string }>(
+      `SELECT j.id, j.country_codes[1] AS country FROM jobs j
+        WHERE j.state = 0 AND cardinality(j.country_codes) > 0
+          AND NOT EXISTS (SELECT 1 FROM jobs d WHERE d.duplicate_of = j.id)
+        ORDER BY j.posted_at DESC LIMIT 1`,
+    );
+    expect(rows).toHaveLength(1);
+    const [{ id, country }] = rows;
+    await db.write.query(`UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
+    const before = await counts();
+    // The commit moves the data version; the index looks for a new one once a second. Asked at once, the
+    // request is admitted at the new version, which the index reaches for it.
+    expect(await expireDue(db)).toBe(1);
+    const res = await get(`${api}/v1/jobs/count?country=${country}&remote=false`, auth);
+    const want = await db.write.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM jobs WHERE state = 0 AND $1 = ANY(country_codes) AND NOT remote',
+      [country],
+    );
+    expect(JSON.parse(res.body).count).toBe(want.rows[0].n);
+    const after = await counts();
+    expect(after.declined, serviceErr).toBe(before.declined);
+    expect(after.answered).toBe(before.answered + 1);
   });
 });
