@@ -765,9 +765,13 @@ export class MatchIndex {
     this.p.gone.forEach((r, i) => {
       expiry.set(r, this.p.goneAt[i]);
     });
+    const newly: number[] = [];
     left.forEach((l, i) => {
       const r = rows[i];
-      if (!this.dead[r]) this.deadCount++;
+      if (!this.dead[r]) {
+        this.deadCount++;
+        newly.push(r);
+      }
       this.dead[r] = 1;
       if (l.expired_us === null) expiry.delete(r);
       else expiry.set(r, Number(l.expired_us));
@@ -782,11 +786,62 @@ export class MatchIndex {
     this.deadSorted = undefined;
     this.deadSalaryOrder = undefined;
     this.deadBitmap = undefined;
-    this.everyTallies.clear();
-    this.everyGroups = undefined;
+    this.carryEvery(Uint32Array.from(newly));
     this.facetsKept.clear();
     this.version = version;
     return true;
+  }
+
+  /**
+   * The counts of every live row and group, kept over the rows that left (`newly`, marked dead): what they
+   * counted taken off, instead of every row and group counted again at the next request (0.1–0.4 s of
+   * the thread that answers every worker, at a million jobs, after each minute's expiry of a few rows).
+   * A group is counted again only if a row of it left: its rows before and after, each tallied.
+   */
+  private carryEvery(newly: RowSet): void {
+    if (!newly.length) return;
+    let grouped: { before: GroupedRows; after: GroupedRows } | undefined;
+    const groupedRows = () => {
+      if (!grouped) {
+        const { groups } = this.p;
+        const hit = new Uint8Array(this.p.groupCount);
+        for (const r of newly) hit[groups[r]] = 1;
+        const after: number[] = [];
+        for (let r = 0; r < groups.length; r++) if (hit[groups[r]] && !this.dead[r]) after.push(r);
+        grouped = {
+          before: this.byGroup(Uint32Array.from([...after, ...newly])),
+          after: this.byGroup(Uint32Array.from(after)),
+        };
+      }
+      return grouped;
+    };
+    for (const [key, t] of this.everyTallies) {
+      const [kind, name] = key.split(':');
+      let gone: FacetTally | undefined;
+      if (kind === 'rows') gone = this.tally(newly, name);
+      else {
+        const { before, after } = groupedRows();
+        const was = this.groupTally(before, name);
+        const is = this.groupTally(after, name);
+        gone = was &&
+          is && {
+            values: was.values,
+            n: was.n.map((x, i) => x - is.n[i]),
+            missing: was.missing - is.missing,
+          };
+      }
+      if (gone)
+        this.everyTallies.set(key, {
+          values: t.values,
+          n: t.n.map((x, i) => x - gone.n[i]),
+          missing: t.missing - gone.missing,
+        });
+      else this.everyTallies.delete(key);
+    }
+    if (this.everyGroups !== undefined) {
+      const { before, after } = groupedRows();
+      this.everyGroups -= before.starts.length - after.starts.length;
+    }
   }
 
   /** The row of a job, found by its posting time (rows are in descending order of it). */
