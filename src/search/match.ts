@@ -204,6 +204,7 @@ export class MatchService implements MatchSource {
      * the saved index in a process of its own.
      */
     private readonly mergeHere = true,
+    private readonly catchUpMs = CATCH_UP_MS,
   ) {}
 
   /**
@@ -280,35 +281,41 @@ export class MatchService implements MatchSource {
   }
 
   async catchUp(version: number): Promise<void> {
-    const until = Date.now() + CATCH_UP_MS;
+    const until = Date.now() + this.catchUpMs;
     // Twice at most: a refresh already under way may have read the version before the commit.
     for (let tries = 0; tries < 2; tries++) {
       const at = this.index?.version;
       const left = until - Date.now();
-      if (at === undefined || at >= version || left <= 0) return;
+      // A build (or a merge in the build process) takes seconds: PostgreSQL answers until it ends.
+      if (at === undefined || at >= version || left <= 0 || this.building) return;
       let timer: NodeJS.Timeout | undefined;
-      let reached: (() => void) | undefined;
+      let woken: (() => void) | undefined;
       await Promise.race([
         // A refresh that fails leaves the request to PostgreSQL, as before it.
         this.refresh().catch(() => {}),
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, left);
-          // The index is at the version before the refresh ends when the refresh goes on to save it.
-          reached = resolve;
-          this.reached.add(reached);
+          // The index reaches the version before its refresh ends when it goes on to save it, and a
+          // refresh that starts a build ends with it.
+          woken = resolve;
+          this.waking.add(woken);
         }),
       ]);
       clearTimeout(timer);
-      this.reached.delete(reached!);
+      this.waking.delete(woken!);
     }
   }
 
-  /** Waiting catch-ups, told of every version the index reaches. */
-  private reached = new Set<() => void>();
+  /** Waiting catch-ups, told when the index reaches a version and when a build starts. */
+  private waking = new Set<() => void>();
+
+  private wake(): void {
+    for (const w of this.waking) w();
+  }
 
   private announce(version: number): void {
     this.onVersion(version);
-    for (const r of this.reached) r();
+    this.wake();
   }
 
   private async carryOrBuild(now: number): Promise<void> {
@@ -346,6 +353,7 @@ export class MatchService implements MatchSource {
       .finally(() => {
         this.building = undefined;
       });
+    this.wake();
     await this.building;
   }
 

@@ -884,6 +884,42 @@ describe('the match index', () => {
     expect(await expireDue(db)).toBe(n);
   };
 
+  it('catches up with an expiry as soon as a request of its version asks, without waiting for its next look', async () => {
+    // A minute to catch up: a catch-up that found nothing to do would leave the version behind.
+    const service = new MatchService(db.read, () => {}, undefined, undefined, undefined, true, 60_000);
+    await service.refresh();
+    await expireOldest(1);
+    const { rows } = await db.read.query<{ version: string }>('SELECT version FROM data_version');
+    const version = Number(rows[0].version);
+    expect(service.status.version).toBeLessThan(version);
+    await service.catchUp(version);
+    expect(service.status).toMatchObject({ version, builds: 1, carried: 1 });
+  });
+
+  it('does not hold a request that asks it to catch up for the time of a build', async () => {
+    let release = () => {};
+    let builds = 0;
+    // The first build at once, the next one held until released.
+    const builder = async () => {
+      if (builds++ > 0) await new Promise<void>((r) => (release = r));
+      return { index: await buildIndex(db.read) };
+    };
+    const service = new MatchService(db.read, () => {}, undefined, builder, undefined, false, 60_000);
+    await service.refresh();
+    // A change of more than jobs (a company profile): built again, not carried.
+    await bumpDataVersion(db.write, undefined, false);
+    const { rows } = await db.read.query<{ version: string }>('SELECT version FROM data_version');
+    const version = Number(rows[0].version);
+    // Past the pause after a build: the catch-up starts one, and returns without waiting a minute for it.
+    const refreshed = service.refresh(Date.now() + 3_600_000);
+    await service.catchUp(version);
+    expect(builds).toBe(2);
+    expect(service.status.version).toBeLessThan(version);
+    release();
+    await refreshed;
+    expect(service.status.version).toBe(version);
+  });
+
   it('is saved again once carried, so a restart carries it on from there', async () => {
     const file = path.join(os.tmpdir(), `match-index-carried-${process.pid}.bin`);
     // Saved at every carry (0 ms between saves).
