@@ -86,8 +86,8 @@ export interface MatchSource {
 }
 
 /**
- * How long a request admitted at a data version the index has not reached waits for it. Carrying an
- * expiry takes milliseconds; a load the index cannot carry at once is PostgreSQL's after this.
+ * How long at most a request admitted at a data version the index has not reached waits for it. Carrying
+ * an expiry takes milliseconds; what needs a build (a load, a promoted copy) is PostgreSQL's at once.
  */
 export const CATCH_UP_MS = 500;
 

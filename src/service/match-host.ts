@@ -173,7 +173,10 @@ export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, 
     };
     // A worker admitted a request at a version the index has not reached: carried now, not at the next check.
     if (m?.type === 'match-catch-up' && typeof m.version === 'number')
-      service.catchUp(m.version).then(() => reply(undefined));
+      service.catchUp(m.version).then(
+        () => reply(undefined),
+        () => reply(undefined),
+      );
     if (m?.type !== 'match' || !m.query) return;
     service.ask(m.query).then(reply, () => reply(undefined));
   };
