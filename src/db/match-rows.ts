@@ -232,19 +232,7 @@ export async function readWrittenSince(
         [from, version],
       )
     ).rows.map((r) => r.id);
-    const companyCols = company.map((d) => `, co.${q(d.column)} AS ${q(`c:${d.name}`)}`).join('');
-    const found = await c.query<Record<string, unknown>>(
-      `SELECT ${rowColumns(own)}, co.slug AS "c:slug"${companyCols}
-         FROM jobs j LEFT JOIN companies co ON co.slug = j.company_slug
-        WHERE j.id = ANY($1) AND (j.state = 0 OR j.expired_at IS NOT NULL)
-        ORDER BY j.posted_at DESC, j.id DESC`,
-      [touched],
-    );
-    const rows = found.rows.map((r) =>
-      matchRow(r, own, company, () =>
-        r['c:slug'] === null ? undefined : Object.fromEntries(company.map((d) => [d.name, r[`c:${d.name}`]])),
-      ),
-    );
+    const rows = await readRows(c, touched, own, company);
     const keys = [...new Set(rows.filter((r) => r.expired_us === null).map((r) => r.collapse_key))];
     const peers = new Map<string, [string, string][]>();
     const live = await c.query<{ k: string; id: string; posted_us: string }>(
@@ -259,6 +247,31 @@ export async function readWrittenSince(
     }
     return { version: Number(version), touched, rows, peers };
   });
+}
+
+/**
+ * The rows of these jobs the index holds (live, or gone and listed by the expired feed), in search order,
+ * read on `c` (in the caller's snapshot).
+ */
+async function readRows(
+  c: pg.PoolClient,
+  ids: string[],
+  own: HeldColumn[],
+  company: HeldColumn[],
+): Promise<MatchRow[]> {
+  const companyCols = company.map((d) => `, co.${q(d.column)} AS ${q(`c:${d.name}`)}`).join('');
+  const found = await c.query<Record<string, unknown>>(
+    `SELECT ${rowColumns(own)}, co.slug AS "c:slug"${companyCols}
+       FROM jobs j LEFT JOIN companies co ON co.slug = j.company_slug
+      WHERE j.id = ANY($1) AND (j.state = 0 OR j.expired_at IS NOT NULL)
+      ORDER BY j.posted_at DESC, j.id DESC`,
+    [ids],
+  );
+  return found.rows.map((r) =>
+    matchRow(r, own, company, () =>
+      r['c:slug'] === null ? undefined : Object.fromEntries(company.map((d) => [d.name, r[`c:${d.name}`]])),
+    ),
+  );
 }
 
 /**
@@ -290,35 +303,63 @@ export interface PurgedRow {
   posted_us: string;
 }
 
+/** What an expiry (or a purge) changed in the live population, as the match index reads it. */
+export interface LiveChanges {
+  /** The version reached. */
+  version: number;
+  left: LeftRow[];
+  purged: PurgedRow[];
+  /**
+   * The rows now (live, or gone since) of the jobs that entered (an expired job's best copy, promoted)
+   * and of those asked for again, in search order.
+   */
+  entered: MatchRow[];
+}
+
 /**
- * The jobs that left the live population since version `from`, and those the purge deleted, when every
- * version since logged only that (data_changes: an expiry, a purge), and the version reached; undefined
- * when a version since did more (a load, or a job that entered), its log is gone, or a job that left is
- * no longer there to read.
+ * The jobs that left the live population since version `from`, those the purge deleted, and the rows of
+ * those that entered it (with the rows of `again`: jobs that entered before, read anew), in one snapshot,
+ * when every version since logged only that (data_changes: an expiry, a purge); undefined when a version
+ * since did more (a load), its log is gone, or a job that left is no longer there to read.
  */
-export async function readLeftSince(
+export async function readLiveChangesSince(
   pool: pg.Pool,
   from: number,
-): Promise<{ version: number; left: LeftRow[]; purged: PurgedRow[] } | undefined> {
-  const { rows } = await pool.query<{ version: string; ok: boolean; left: LeftRow[]; purged: PurgedRow[] }>(
-    `WITH cur AS (SELECT version FROM data_version WHERE id = 1),
-          ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > $1 AND c.version <= cur.version),
-          ids AS (SELECT DISTINCT l.id FROM ch, unnest(ch.left_ids) AS l(id)),
-          found AS (SELECT j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us,
-                           (extract(epoch FROM j.expired_at) * 1000000)::bigint::text AS expired_us
-                    FROM ids JOIN jobs j ON j.id = ids.id)
-     SELECT cur.version,
-            (SELECT count(*) FROM ch) = cur.version - $1
-              AND NOT EXISTS (SELECT 1 FROM ch WHERE left_ids IS NULL OR cardinality(entered_ids) > 0)
-              AND (SELECT count(*) FROM ids) = (SELECT count(*) FROM found) AS ok,
-            (SELECT coalesce(json_agg(found), '[]') FROM found) AS left,
-            (SELECT coalesce(jsonb_agg(p ORDER BY ch.version), '[]') FROM ch, jsonb_array_elements(ch.purged) p)
-              AS purged
-     FROM cur`,
-    [from],
-  );
-  const r = rows[0];
-  return r.ok ? { version: Number(r.version), left: r.left, purged: r.purged } : undefined;
+  held: readonly HeldColumn[],
+  again: readonly string[] = [],
+): Promise<LiveChanges | undefined> {
+  const { own, company } = split(held);
+  return withSnapshot(pool, async (c) => {
+    const { rows } = await c.query<{
+      version: string;
+      ok: boolean;
+      left: LeftRow[];
+      purged: PurgedRow[];
+      entered: string[];
+    }>(
+      `WITH cur AS (SELECT version FROM data_version WHERE id = 1),
+            ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > $1 AND c.version <= cur.version),
+            ids AS (SELECT DISTINCT l.id FROM ch, unnest(ch.left_ids) AS l(id)),
+            found AS (SELECT j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us,
+                             (extract(epoch FROM j.expired_at) * 1000000)::bigint::text AS expired_us
+                      FROM ids JOIN jobs j ON j.id = ids.id)
+       SELECT cur.version,
+              (SELECT count(*) FROM ch) = cur.version - $1
+                AND NOT EXISTS (SELECT 1 FROM ch WHERE left_ids IS NULL)
+                AND (SELECT count(*) FROM ids) = (SELECT count(*) FROM found) AS ok,
+              (SELECT coalesce(json_agg(found), '[]') FROM found) AS left,
+              (SELECT coalesce(jsonb_agg(p ORDER BY ch.version), '[]') FROM ch, jsonb_array_elements(ch.purged) p)
+                AS purged,
+              (SELECT coalesce(json_agg(DISTINCT e.id), '[]') FROM ch, unnest(ch.entered_ids) AS e(id)) AS entered
+       FROM cur`,
+      [from],
+    );
+    const r = rows[0];
+    if (!r.ok) return undefined;
+    const ids = [...new Set([...r.entered, ...again])];
+    const entered = ids.length ? await readRows(c, ids, own, company) : [];
+    return { version: Number(r.version), left: r.left, purged: r.purged, entered };
+  });
 }
 
 /** What a saved match index is checked against before it is used again. */

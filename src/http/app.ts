@@ -19,7 +19,7 @@ import { TotalsCache } from '../search/totals.ts';
 import { ipcMatchSource } from '../search/match-client.ts';
 import { Authenticator, extractKey } from './auth.ts';
 import { guardConnections } from './connections.ts';
-import { descriptionHeld, expensiveLimits, isExpensive } from './expensive.ts';
+import { probeIndex, expensiveLimits, isExpensive } from './expensive.ts';
 import { ExpensiveGate, remoteExpensiveGate, type SlotGate } from './expensive-gate.ts';
 import { type Limiter, rateLimitHeaders } from '../limiter/limits.ts';
 import { registerDocs } from './docs.ts';
@@ -247,8 +247,8 @@ function routeHandler(route: Route, ctx: AppContext, deps: { authenticator: Auth
         // Admitted at a version the index has not reached yet (an expiry since it last looked): it catches
         // up first, or every such request would be costed, queued and counted as PostgreSQL's.
         if (cost.version !== undefined) await cost.match?.catchUp?.(cost.version);
-        const wordsHeld = await descriptionHeld(params, cost);
-        if (isExpensive(route.path, params, { ...cost, wordsHeld })) release = await gate.enter(accountId);
+        const probed = await probeIndex(params, cost);
+        if (isExpensive(route.path, params, { ...cost, probed })) release = await gate.enter(accountId);
       });
       return { ...out, headers };
     } catch (err) {

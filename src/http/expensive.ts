@@ -34,24 +34,28 @@ export function expensiveLimits(config: Config): ExpensiveLimits {
 }
 
 /**
- * What the cost of a search depends on besides its parameters: the index and what is kept, and whether
- * the index holds the request's description searches (descriptionHeld; it holds every word, not phrases).
+ * What the cost of a search depends on besides its parameters: the index and what is kept, and, when
+ * the index had to be asked (probeIndex), whether it said it would answer.
  */
 export type CostContext = Pick<SearchContext, 'match' | 'pages' | 'totals' | 'version'> & {
-  wordsHeld?: boolean;
+  probed?: boolean;
 };
 
-// The data version the match index is at, as the process that holds it last announced it to this worker
-// (the message search/match-client.ts reads too). A process that holds the index reads its status.
-let announced: number | undefined;
-process.on('message', (m: { type?: string; version?: number }) => {
-  if (m?.type === 'match-version') announced = m.version;
+// The data version the match index is at and whether it holds rows apart, as the process that holds it
+// last announced them to this worker (the message search/match-client.ts reads too). A process that
+// holds the index reads its status.
+let announced: Pick<MatchStatus, 'version' | 'apart'> = {};
+process.on('message', (m: { type?: string; version?: number; apart?: number }) => {
+  if (m?.type === 'match-version') announced = { version: m.version, apart: m.apart };
 });
+
+function indexStatus(match: MatchSource): Pick<MatchStatus, 'version' | 'apart'> {
+  return (match as { status?: MatchStatus }).status ?? announced;
+}
 
 /** The version the index is at, as this process knows it. */
 function indexVersion(match: MatchSource): number | undefined {
-  const own = (match as { status?: MatchStatus }).status;
-  return own ? own.version : announced;
+  return indexStatus(match).version;
 }
 
 /** Whether the index answers at `version` now: built, and at that version (or at all, on a replica). */
@@ -60,25 +64,57 @@ function indexReady(match: MatchSource, version: number | undefined): boolean {
   return at !== undefined && (version === undefined || at === version);
 }
 
-/** The index for a request: ready at its version, and holding its description searches if it has any. */
+/**
+ * Whether the index must be asked whether it answers a request (probeIndex) before it is costed: the
+ * request searches descriptions (the index holds every word, not phrases), or the index holds rows apart
+ * (an expiry's promoted copies, until a build merges them; it declines the requests they match).
+ */
+function mustAsk(params: Record<string, unknown>, match: MatchSource): boolean {
+  return (
+    params.description !== undefined ||
+    params.description_advanced !== undefined ||
+    !!indexStatus(match).apart
+  );
+}
+
+/** The index for a request: ready at its version, and, when it had to be asked, saying it answers. */
 function indexFor(params: Record<string, unknown>, ctx: CostContext): MatchSource | undefined {
-  const words = params.description !== undefined || params.description_advanced !== undefined;
-  if (words && !ctx.wordsHeld) return undefined;
-  return ctx.match && indexReady(ctx.match, ctx.version) ? ctx.match : undefined;
+  if (!ctx.match || !indexReady(ctx.match, ctx.version)) return undefined;
+  return !mustAsk(params, ctx.match) || ctx.probed ? ctx.match : undefined;
+}
+
+/** A search's filters: its parameters but paging, output and each route's own (analytics). */
+function filtersOf(params: Record<string, unknown>): JobFilters {
+  const {
+    collapse,
+    description_format,
+    limit,
+    offset,
+    cursor,
+    facets,
+    facet_limit,
+    salary_buckets,
+    interval,
+    since,
+    until,
+    time_frame,
+    ...filters
+  } = params;
+  // A window relative to the clock anchored now, as the routes anchor it (routes/jobs.ts).
+  return (
+    time_frame ? { ...filters, time_frame: { ...(time_frame as object), at: Date.now() } } : filters
+  ) as JobFilters;
 }
 
 /**
- * Whether the match index holds the description searches of these parameters: they have no phrase, and
- * it holds description words (the index is asked, over IPC in a worker); false without such a search.
+ * Whether the match index says it would answer these parameters' filters without PostgreSQL, when it
+ * must be asked (mustAsk; over IPC in a worker); false when it need not be.
  */
-export async function descriptionHeld(params: Record<string, unknown>, ctx: CostContext): Promise<boolean> {
-  const description = params.description as string | undefined;
-  const advanced = params.description_advanced as string | undefined;
-  if ((description === undefined && advanced === undefined) || !ctx.match) return false;
+export async function probeIndex(params: Record<string, unknown>, ctx: CostContext): Promise<boolean> {
+  if (!ctx.match || !mustAsk(params, ctx.match)) return false;
   const version = ctx.version ?? indexVersion(ctx.match);
   if (version === undefined) return false;
-  const filters = { description, description_advanced: advanced };
-  const probe = { version, filters, collapse: false, offset: 0, limit: 0, probe: true };
+  const probe = { version, filters: filtersOf(params), collapse: false, offset: 0, limit: 0, probe: true };
   // The index is an optimisation: if asking it fails, the request is judged as PostgreSQL's.
   return (await ctx.match.ask(probe).catch(() => undefined)) !== undefined;
 }
@@ -95,11 +131,10 @@ export function isExpensive(path: string, params: Record<string, unknown>, ctx: 
   // Analytics the match index computes (it holds the filters, and keeps every dimension asked, at the
   // request's version) read no row; others read every match, whatever the filters.
   if (path === '/v1/jobs/facets' || path === '/v1/jobs/salary' || path === '/v1/jobs/trends') {
-    const { collapse, facets, facet_limit, salary_buckets, interval, since, until, ...filters } = params;
     const match = indexFor(params, ctx);
-    const kept = (facets as string[] | undefined)?.every((name) => INDEXED_FACETS.has(name)) ?? true;
+    const kept = (params.facets as string[] | undefined)?.every((name) => INDEXED_FACETS.has(name)) ?? true;
     return (
-      !kept || !answeredWithoutScan({ match }, { filters: filters as JobFilters, collapse: false, offset: 0 })
+      !kept || !answeredWithoutScan({ match }, { filters: filtersOf(params), collapse: false, offset: 0 })
     );
   }
   if (path !== '/v1/jobs' && path !== '/v1/jobs/count') return false;
@@ -111,13 +146,12 @@ export function isExpensive(path: string, params: Record<string, unknown>, ctx: 
     (typeof params.offset === 'number' && params.offset >= DEEP_OFFSET) ||
     (typeof advanced === 'string' && advanced.includes(':*'));
   if (!heavyKind) return false;
-  // The filters are every parameter but paging and output (as the routes take them).
-  const { collapse, description_format, limit, offset, cursor, ...filters } = params;
+  const { collapse, description_format, limit, offset, cursor } = params;
   const match = indexFor(params, ctx);
   return !answeredWithoutScan(
     { ...ctx, match },
     {
-      filters: filters as JobFilters,
+      filters: filtersOf(params),
       collapse: collapse !== undefined,
       descriptionFormat: description_format as DescriptionFormat | undefined,
       limit: path === '/v1/jobs' ? ((limit as number | undefined) ?? 50) : undefined,

@@ -7,10 +7,11 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import {
   commonWords,
+  type LiveChanges,
   databaseDigest,
   matchIdentity,
   orderIds,
-  readLeftSince,
+  readLiveChangesSince,
   readMatchRows,
   readWrittenSince,
 } from '../db/match-rows.ts';
@@ -52,9 +53,9 @@ export interface MatchQuery {
   /** The trend of the matches (live and gone) over a window (microseconds) instead of a page. */
   trend?: { since: number; step: number; until: number };
   /**
-   * Whether the index would answer the text searches of the filters without reading anything from
-   * PostgreSQL (an empty answer when it would, none when not), without answering: the expensive-work
-   * gate asks it of description searches.
+   * Whether the index would answer these filters without reading anything from PostgreSQL (an empty
+   * answer when it would, none when not), without answering: the expensive-work gate asks it of
+   * description searches, and of every search while rows are held apart (MatchService.apart).
    */
   probe?: boolean;
 }
@@ -90,6 +91,12 @@ export interface MatchSource {
  * an expiry takes milliseconds; what needs a build (a load, a promoted copy) is PostgreSQL's at once.
  */
 export const CATCH_UP_MS = 500;
+
+/** The counts of two trends of the same window, added. */
+function addTrends(a: TrendTally, b: TrendTally): TrendTally {
+  const add = (x: number[], y: number[]) => x.map((v, i) => v + y[i]);
+  return { entered: add(a.entered, b.entered), added: add(a.added, b.added), left: add(a.left, b.left) };
+}
 
 /** Whether the index could answer these filters: requests it cannot are never sent to it. */
 export const indexable = (f: JobFilters): boolean => holds(f);
@@ -128,6 +135,8 @@ export interface MatchStatus {
   lastMergeMs?: number;
   /** The index was read from its saved file (at start, or later when the file was newer). */
   loaded?: boolean;
+  /** Rows that entered since the index was built, held apart until a build merges them (MatchService.apart). */
+  apart?: number;
   lastBuildMs?: number;
 }
 
@@ -187,6 +196,13 @@ export class MatchService implements MatchSource {
   readonly status: MatchStatus = { builds: 0, carried: 0 };
   /** Told the version the index is at whenever it changes (the host tells the workers). */
   onVersion: (version: number) => void = () => {};
+  /**
+   * The rows that entered the live population since the index was built (an expired job's best copy,
+   * promoted), held in a small index of their own, with `index` and the version it is at: a merge renumbers
+   * every row, so it is left to the build process (seconds), and meanwhile the main index, carried over
+   * the rows that left, answers each request none of these rows match, and declines the others.
+   */
+  private held: { of: MatchIndex; version: number; ids: string[]; index: MatchIndex } | undefined;
 
   /**
    * `file`: where the index is saved after each build and read back at start, so that a restart does not
@@ -205,6 +221,8 @@ export class MatchService implements MatchSource {
      */
     private readonly mergeHere = true,
     private readonly catchUpMs = CATCH_UP_MS,
+    /** Whether rows that entered are held apart (above) rather than merged or built at once. */
+    private readonly holdEntered = false,
   ) {}
 
   /**
@@ -322,7 +340,8 @@ export class MatchService implements MatchSource {
     const version = await dataVersion(this.pool);
     if (this.index?.version === version) return;
     const carried = await this.carry(version, now);
-    if (carried === 'later' || carried) return;
+    // Rows held apart are merged by a build (in the build process, which carries the saved index).
+    if (carried === 'later' || (carried && !this.held)) return;
     const saved = await this.savedVersion();
     if (
       saved !== undefined &&
@@ -340,6 +359,8 @@ export class MatchService implements MatchSource {
         const { index } = built;
         const ms = Date.now() - started;
         this.index = index;
+        this.held = undefined;
+        this.status.apart = undefined;
         Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
         this.status.builds++;
         this.nextBuildAt = Date.now() + 3 * ms;
@@ -366,9 +387,14 @@ export class MatchService implements MatchSource {
   private async carry(version: number, now = Date.now(), merge = this.mergeHere): Promise<boolean | 'later'> {
     const index = this.index;
     if (!index || version <= index.version) return false;
-    const since = await readLeftSince(this.pool, index.version);
-    if (since && index.leave(since.left, since.version, since.purged)) return this.carried(index);
-    if (!merge) return false;
+    const since = await readLiveChangesSince(this.pool, index.version, HELD, this.held?.ids);
+    if (since && !since.entered.length && index.leave(since.left, since.version, since.purged)) {
+      this.hold(undefined);
+      return this.carried(index);
+    }
+    if (since && this.holdEntered && !merge && this.holdApart(index, since)) return this.carried(index);
+    // Rows held apart are not in the index a merge would start from: a build takes them in.
+    if (!merge || this.held) return false;
     if (now < this.nextMergeAt) return 'later';
     const started = Date.now();
     // More than a quarter of the rows written: a build reads fewer rows than the merge's reads and work.
@@ -390,12 +416,41 @@ export class MatchService implements MatchSource {
     return this.carried(merged);
   }
 
+  /**
+   * Carries the index over the rows that left, the rows that entered held apart (`held`); false (nothing
+   * changed) when one that entered is a row of the index (only a build places it again).
+   */
+  private holdApart(index: MatchIndex, since: LiveChanges): boolean {
+    const ids = new Set(since.entered.map((r) => r.id));
+    if (since.entered.some((r) => index.rowOf(r.id, Number(r.posted_us)) !== undefined)) return false;
+    const b = new MatchIndexBuilder(index.heldWords);
+    for (const r of since.entered) b.add(r);
+    const apart = b.done(since.version);
+    // The rows that entered and left since are not the index's.
+    const left = since.left.filter((l) => !ids.has(l.id));
+    if (!index.leave(left, since.version, since.purged)) return false;
+    this.hold({ of: index, version: since.version, ids: [...ids], index: apart });
+    return true;
+  }
+
+  private hold(held: typeof this.held): void {
+    this.held = held;
+    this.status.apart = held?.ids.length;
+  }
+
+  /** The rows held apart of `index` at its version, if any. */
+  private apart(index: MatchIndex): MatchIndex | undefined {
+    const h = this.held;
+    return h && h.of === index && h.version === index.version ? h.index : undefined;
+  }
+
   private async carried(index: MatchIndex): Promise<true> {
-    Object.assign(this.status, { version: index.version, rows: index.size });
+    Object.assign(this.status, { version: index.version, rows: index.size + (this.apart(index)?.size ?? 0) });
     this.status.carried++;
     this.announce(index.version);
-    // Written while no other refresh runs, so no carry marks rows while the file is written.
-    if (Date.now() - this.savedAt >= this.saveCarriedMs) await this.save({ index });
+    // Written while no other refresh runs, so no carry marks rows while the file is written; never with
+    // rows held apart, which the file would not hold.
+    if (!this.held && Date.now() - this.savedAt >= this.saveCarriedMs) await this.save({ index });
     return true;
   }
 
@@ -414,13 +469,21 @@ export class MatchService implements MatchSource {
     if (index !== this.index || index.version !== q.version) return undefined;
     // A phrase in a description search is PostgreSQL's (the index keeps no positions of words).
     if (words.length && !index.holdsWords(words)) return undefined;
-    if (q.probe) return { total: 0, ids: [] };
     const request = { filters: q.filters, text, words };
+    // Rows held apart that the request matches would change its answer: PostgreSQL's. A trend adds theirs.
+    const apart = this.apart(index);
+    if (apart && (q.probe || !q.trend)) {
+      const rows = apart.matches(request);
+      if (!rows || rows.length) return undefined;
+    }
+    if (q.probe) return { total: 0, ids: [] };
     // Analytics of the matches instead of a page.
     if (q.trend) {
       const { since, step, until } = q.trend;
       const trend = q.collapse ? undefined : index.trend(request, since, step, until);
-      return trend && { total: 0, ids: [], trend };
+      const more = apart && trend && apart.trend(request, since, step, until);
+      if (apart && !more) return undefined;
+      return trend && { total: 0, ids: [], trend: more ? addTrends(trend, more) : trend };
     }
     if (q.facets) {
       // No filter: every live row, whose counts the index keeps.

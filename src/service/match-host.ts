@@ -135,15 +135,29 @@ export async function saveIndexAfterLoad(
  */
 export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, err?: unknown) => void) {
   const file = matchIndexFile(config);
-  // Loads are merged by the build process, which carries the saved index: this one answers meanwhile.
-  const service = new MatchService(db.read, log, file, buildInProcess(config, file), undefined, false);
+  // Loads are merged by the build process, which carries the saved index: this one answers meanwhile,
+  // and holds apart the rows an expiry promoted until it has.
+  const service = new MatchService(
+    db.read,
+    log,
+    file,
+    buildInProcess(config, file),
+    undefined,
+    false,
+    undefined,
+    true,
+  );
   const removed = await removeLeftovers(file);
   if (removed.length) log(`match index: removed ${removed.join(', ')} (left by processes that have gone)`);
   // Each worker knows the version the index is at, and asks only for requests of that version: while
   // the index is built again, nothing waits on this process.
   const tell = (w: Worker | undefined) => {
     if (w?.isConnected())
-      w.send({ type: 'match-version', version: service.status.version }, undefined, () => {});
+      w.send(
+        { type: 'match-version', version: service.status.version, apart: service.status.apart },
+        undefined,
+        () => {},
+      );
   };
   service.onVersion = () => {
     for (const w of Object.values(cluster.workers ?? {})) tell(w);

@@ -4,10 +4,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, ensureAccount } from '../../src/db/keys.ts';
 import { type App, buildApp } from '../../src/http/app.ts';
-import { descriptionHeld, isExpensive } from '../../src/http/expensive.ts';
+import { isExpensive, probeIndex } from '../../src/http/expensive.ts';
 import { ExpensiveGate } from '../../src/http/expensive-gate.ts';
 import { ApiError } from '../../src/errors.ts';
-import { buildIndex, MatchService } from '../../src/search/match.ts';
+import { buildIndex, type MatchSource, MatchService, type MatchStatus } from '../../src/search/match.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -152,13 +152,43 @@ describe('description searches (with the match index)', () => {
       [{ country: ['US'] }, false],
     ] as const;
     for (const [params, expected] of cases) {
-      const wordsHeld = await descriptionHeld(params, { match });
-      expect(wordsHeld, JSON.stringify(params)).toBe(expected);
+      const probed = await probeIndex(params, { match });
+      expect(probed, JSON.stringify(params)).toBe(expected);
       if (!('description' in params) && !('description_advanced' in params)) continue;
-      expect(isExpensive('/v1/jobs', params, { match, wordsHeld })).toBe(!expected);
+      expect(isExpensive('/v1/jobs', params, { match, probed })).toBe(!expected);
       const facets = { ...params, facets: ['country'] };
-      expect(isExpensive('/v1/jobs/facets', facets, { match, wordsHeld })).toBe(!expected);
+      expect(isExpensive('/v1/jobs/facets', facets, { match, probed })).toBe(!expected);
     }
+  });
+});
+
+describe('an index holding rows apart (copies an expiry promoted, until a build merges them)', () => {
+  it('is asked about every search before it is costed: what it declines is expensive, the rest is not', async () => {
+    const version = 7;
+    // The index declines what a row held apart matches (here: whatever is not filtered on FR).
+    const holding = (apart?: number): MatchSource & { status: MatchStatus } => ({
+      status: { version, apart, builds: 1, carried: 1 },
+      ask: async (q) =>
+        (q.filters.country as string[] | undefined)?.[0] === 'FR' ? { total: 0, ids: [] } : undefined,
+    });
+    const apart = holding(2);
+    const declined = { collapse: 'true', country: ['US'] };
+    const answered = { collapse: 'true', country: ['FR'] };
+    for (const [params, answers] of [
+      [declined, false],
+      [answered, true],
+    ] as const) {
+      const probed = await probeIndex(params, { match: apart, version });
+      expect(probed).toBe(answers);
+      expect(isExpensive('/v1/jobs', params, { match: apart, version, probed })).toBe(!answers);
+      expect(
+        isExpensive('/v1/jobs/facets', { ...params, facets: ['country'] }, { match: apart, version, probed }),
+      ).toBe(!answers);
+    }
+    // Holding nothing apart, the index is not asked: it answers what it holds.
+    const whole = holding(undefined);
+    expect(await probeIndex(declined, { match: whole, version })).toBe(false);
+    expect(isExpensive('/v1/jobs', declined, { match: whole, version })).toBe(false);
   });
 });
 
