@@ -220,14 +220,16 @@ describe('GET /metrics with two workers', () => {
     expect(JSON.parse(res.body).count).toBe(want.rows[0].n);
   });
 
+  /** How many requests the match index answered and declined, as the metrics count them. */
+  const counts = async () => {
+    const body = (await get(metricsUrl)).body;
+    const n = (result: string) =>
+      Number(new RegExp(`match_index_requests_total\\{result="${result}"\\} (\\d+)`).exec(body)?.[1] ?? 0);
+    return { answered: n('answered'), declined: n('declined') };
+  };
+
   it('carries an expiry into the index when a request arrives at its version, not at its next look', async () => {
     const auth = { authorization: `Bearer ${key}` };
-    const counts = async () => {
-      const body = (await get(metricsUrl)).body;
-      const n = (result: string) =>
-        Number(new RegExp(`match_index_requests_total\\{result="${result}"\\} (\\d+)`).exec(body)?.[1] ?? 0);
-      return { answered: n('answered'), declined: n('declined') };
-    };
     // The newest live job with a country that no copy points at, and its country.
     const { rows } = await db.write.query<{ id: string; country: string }>(
       `SELECT j.id, j.country_codes[1] AS country FROM jobs j
@@ -254,12 +256,6 @@ describe('GET /metrics with two workers', () => {
   });
   it('answers from the index right after an expiry promotes a copy, but for what the copy matches', async () => {
     const auth = { authorization: `Bearer ${key}` };
-    const counts = async () => {
-      const body = (await get(metricsUrl)).body;
-      const n = (result: string) =>
-        Number(new RegExp(`match_index_requests_total\\{result="${result}"\\} (\\d+)`).exec(body)?.[1] ?? 0);
-      return { answered: n('answered'), declined: n('declined') };
-    };
     // A live job with a copy that becomes live when it expires, and a country that copy is not in.
     const { rows } = await db.write.query<{ id: string; theirs: string[] }>(
       `SELECT j.id, d.country_codes AS theirs FROM jobs j JOIN jobs d ON d.duplicate_of = j.id
