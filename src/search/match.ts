@@ -256,6 +256,8 @@ export class MatchService implements MatchSource {
       const index = loadIndex(bytes, await matchIdentity(this.pool));
       if (!index) return false;
       this.index = index;
+      // Rows held apart were of the index this one replaces.
+      this.hold(undefined);
       this.savedAt = (await stat(this.file).catch(() => undefined))?.mtimeMs ?? 0;
       Object.assign(this.status, { version: index.version, rows: index.size });
       this.status.loaded = true;
@@ -338,11 +340,11 @@ export class MatchService implements MatchSource {
 
   private async carryOrBuild(now: number): Promise<void> {
     const version = await dataVersion(this.pool);
-    if (this.index?.version === version) return;
-    const carried = await this.carry(version, now);
     // Rows held apart are merged by a build (in the build process, which carries the saved index).
+    if (this.index?.version === version && !this.held) return;
+    const carried = this.index?.version === version || (await this.carry(version, now));
     if (carried === 'later' || (carried && !this.held)) return;
-    const saved = await this.savedVersion();
+    const saved = carried ? undefined : await this.savedVersion();
     if (
       saved !== undefined &&
       saved > (this.index?.version ?? -1) &&
@@ -359,8 +361,7 @@ export class MatchService implements MatchSource {
         const { index } = built;
         const ms = Date.now() - started;
         this.index = index;
-        this.held = undefined;
-        this.status.apart = undefined;
+        this.hold(undefined);
         Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
         this.status.builds++;
         this.nextBuildAt = Date.now() + 3 * ms;
