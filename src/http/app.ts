@@ -247,7 +247,7 @@ function routeHandler(route: Route, ctx: AppContext, deps: { authenticator: Auth
         // Admitted at a version the index has not reached yet (an expiry since it last looked): it catches
         // up first, or every such request would be costed, queued and counted as PostgreSQL's.
         if (cost.version !== undefined) await cost.match?.catchUp?.(cost.version);
-        const probed = await probeIndex(params, cost);
+        const probed = await probeIndex(route.path, params, cost);
         if (isExpensive(route.path, params, { ...cost, probed })) release = await gate.enter(accountId);
       });
       return { ...out, headers };

@@ -13,7 +13,7 @@ import { INDEXED_FACETS } from '../search/dimensions.ts';
 import type { JobFilters } from '../search/filters.ts';
 import { isLargeFeedPage, LARGE_FEED_PAGE } from '../search/feeds.ts';
 import { answeredWithoutScan, type SearchContext } from '../search/jobs.ts';
-import type { MatchSource, MatchStatus } from '../search/match.ts';
+import type { MatchQuery, MatchSource, MatchStatus } from '../search/match.ts';
 import type { DescriptionFormat } from '../search/render.ts';
 import type { ExpensiveLimits } from './expensive-gate.ts';
 
@@ -110,11 +110,26 @@ function filtersOf(params: Record<string, unknown>): JobFilters {
  * Whether the match index says it would answer these parameters' filters without PostgreSQL, when it
  * must be asked (mustAsk; over IPC in a worker); false when it need not be.
  */
-export async function probeIndex(params: Record<string, unknown>, ctx: CostContext): Promise<boolean> {
+export async function probeIndex(
+  path: string,
+  params: Record<string, unknown>,
+  ctx: CostContext,
+): Promise<boolean> {
   if (!ctx.match || !mustAsk(params, ctx.match)) return false;
   const version = ctx.version ?? indexVersion(ctx.match);
   if (version === undefined) return false;
-  const probe = { version, filters: filtersOf(params), collapse: false, offset: 0, limit: 0, probe: true };
+  // Asked as the request will ask: the index declines more of facets, salary figures and groups.
+  const probe: MatchQuery = {
+    version,
+    filters: filtersOf(params),
+    collapse: params.collapse !== undefined,
+    offset: 0,
+    limit: 0,
+    probe: true,
+    facets: path === '/v1/jobs/facets' ? { names: [], limit: 0 } : undefined,
+    salary: path === '/v1/jobs/salary' ? {} : undefined,
+    trend: path === '/v1/jobs/trends' ? { since: 0, step: 1, until: 1 } : undefined,
+  };
   // The index is an optimisation: if asking it fails, the request is judged as PostgreSQL's.
   return (await ctx.match.ask(probe).catch(() => undefined)) !== undefined;
 }

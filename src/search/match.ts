@@ -24,11 +24,13 @@ import {
   loadIndex,
   type MatchIndex,
   MatchIndexBuilder,
+  type MatchRequest,
   saveIndex,
   savedHeader,
   FORMAT as INDEX_FORMAT,
 } from './match-index.ts';
 import { mergeIndexes, placeRows } from './match-merge.ts';
+import type { RowSet } from './match-sets.ts';
 import { parseTsQuery, type TsNode } from './match-tsquery.ts';
 import { byCount, type CurrencySalary, currencyFigures } from './salary-figures.ts';
 
@@ -91,6 +93,44 @@ export interface MatchSource {
  * an expiry takes milliseconds; what needs a build (a load, a promoted copy) is PostgreSQL's at once.
  */
 export const CATCH_UP_MS = 500;
+
+/**
+ * A page and total of `index` with the rows held apart that the request matches (`held`, rows of
+ * `apart`) taken in, in search order. Undefined when a held row's posting time is that of a row it is
+ * ordered against (the page's, the next one's, the cursor's, another held row's): ids then order them, in
+ * the database's collation.
+ */
+function withHeld(
+  index: MatchIndex,
+  apart: MatchIndex,
+  held: RowSet,
+  request: MatchRequest,
+  q: MatchQuery,
+  after: number | undefined,
+): MatchAnswer | undefined {
+  const at = apart.parts.posted;
+  const heldIds = apart.ids(held);
+  let extra = Array.from(held, (r, k) => ({ us: at[r], id: heldIds[k] }));
+  if (new Set(extra.map((e) => e.us)).size < extra.length) return undefined;
+  if (q.after) {
+    const cursor = q.after.postedUs;
+    if (extra.some((e) => e.us === cursor)) return undefined;
+    extra = extra.filter((e) => e.us < cursor);
+  }
+  const want = q.offset + q.limit;
+  // One row past the page: a held row after the page's last may still come before it.
+  const s = index.select(request, 0, want + 1, after);
+  if (!s) return undefined;
+  const rows = s.rows.slice();
+  const times = Array.from(rows, (r) => index.parts.posted[r]);
+  const taken = new Set(times);
+  if (extra.some((e) => taken.has(e.us))) return undefined;
+  const ids = index.ids(rows);
+  const merged: string[] = [];
+  for (let i = 0, j = 0; merged.length < want && (i < ids.length || j < extra.length); )
+    merged.push(j >= extra.length || (i < ids.length && times[i] > extra[j].us) ? ids[i++] : extra[j++].id);
+  return { total: s.total + held.length, ids: merged.slice(q.offset) };
+}
 
 /** The counts of two trends of the same window, added. */
 function addTrends(a: TrendTally, b: TrendTally): TrendTally {
@@ -365,6 +405,7 @@ export class MatchService implements MatchSource {
         Object.assign(this.status, { version: index.version, rows: index.size, lastBuildMs: ms });
         this.status.builds++;
         this.nextBuildAt = Date.now() + 3 * ms;
+        this.log(`match index: version ${index.version} built in ${ms} ms (${index.size} live rows)`);
         this.announce(index.version);
         await this.save(built);
       })
@@ -431,6 +472,9 @@ export class MatchService implements MatchSource {
     const left = since.left.filter((l) => !ids.has(l.id));
     if (!index.leave(left, since.version, since.purged)) return false;
     this.hold({ of: index, version: since.version, ids: [...ids], index: apart });
+    this.log(
+      `match index: version ${since.version} carried, ${ids.size} rows that entered held apart until a build`,
+    );
     return true;
   }
 
@@ -471,11 +515,17 @@ export class MatchService implements MatchSource {
     // A phrase in a description search is PostgreSQL's (the index keeps no positions of words).
     if (words.length && !index.holdsWords(words)) return undefined;
     const request = { filters: q.filters, text, words };
-    // Rows held apart that the request matches would change its answer: PostgreSQL's. A trend adds theirs.
+    // Rows held apart that the request matches: a trend adds theirs, a page and a total take them in;
+    // facets, salary figures and groups with them are PostgreSQL's.
     const apart = this.apart(index);
-    if (apart && (q.probe || !q.trend)) {
+    let held: RowSet | undefined;
+    if (apart && !q.trend) {
       const rows = apart.matches(request);
-      if (!rows || rows.length) return undefined;
+      if (!rows) return undefined;
+      if (rows.length) {
+        if (q.facets || q.salary || q.collapse) return undefined;
+        held = rows.slice();
+      }
     }
     if (q.probe) return { total: 0, ids: [] };
     // Analytics of the matches instead of a page.
@@ -519,6 +569,7 @@ export class MatchService implements MatchSource {
       after = index.rowOf(q.after.id, q.after.postedUs);
       if (after === undefined) return undefined;
     }
+    if (held) return withHeld(index, apart!, held, request, q, after);
     const s = index.select(request, q.offset, q.limit, after);
     return s && { total: s.total, ids: index.ids(s.rows) };
   }

@@ -152,7 +152,7 @@ describe('description searches (with the match index)', () => {
       [{ country: ['US'] }, false],
     ] as const;
     for (const [params, expected] of cases) {
-      const probed = await probeIndex(params, { match });
+      const probed = await probeIndex('/v1/jobs', params, { match });
       expect(probed, JSON.stringify(params)).toBe(expected);
       if (!('description' in params) && !('description_advanced' in params)) continue;
       expect(isExpensive('/v1/jobs', params, { match, probed })).toBe(!expected);
@@ -178,7 +178,7 @@ describe('an index holding rows apart (copies an expiry promoted, until a build 
       [declined, false],
       [answered, true],
     ] as const) {
-      const probed = await probeIndex(params, { match: apart, version });
+      const probed = await probeIndex('/v1/jobs', params, { match: apart, version });
       expect(probed).toBe(answers);
       expect(isExpensive('/v1/jobs', params, { match: apart, version, probed })).toBe(!answers);
       expect(
@@ -187,7 +187,7 @@ describe('an index holding rows apart (copies an expiry promoted, until a build 
     }
     // Holding nothing apart, the index is not asked: it answers what it holds.
     const whole = holding(undefined);
-    expect(await probeIndex(declined, { match: whole, version })).toBe(false);
+    expect(await probeIndex('/v1/jobs', declined, { match: whole, version })).toBe(false);
     expect(isExpensive('/v1/jobs', declined, { match: whole, version })).toBe(false);
   });
 });

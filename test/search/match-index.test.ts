@@ -949,15 +949,38 @@ describe('the match index', () => {
     const own = (): SearchContext => ({ pool: db.read, cursorSecret: 's', match: service });
     const ask = (filters: JobFilters, probe = false) =>
       service.ask({ version: at, filters, collapse: false, offset: 0, limit: 5, probe });
-    // Every live job, the promoted copies among them: PostgreSQL's, and said so when probed.
-    expect(await ask({})).toBeUndefined();
-    expect(await ask({}, true)).toBeUndefined();
+    // Every live job, the promoted copies among them: a page and a total take them in; facets and groups
+    // of them are PostgreSQL's, and said so when probed.
+    const page = await ask({});
+    expect(page?.total).toBe(
+      (await db.read.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE state = 0')).rows[0].n,
+    );
+    const facets = { names: ['country'], limit: 5 };
+    expect(
+      await service.ask({ version: at, filters: {}, collapse: false, offset: 0, limit: 0, facets }),
+    ).toBeUndefined();
+    expect(
+      await service.ask({
+        version: at,
+        filters: {},
+        collapse: false,
+        offset: 0,
+        limit: 0,
+        facets,
+        probe: true,
+      }),
+    ).toBeUndefined();
+    expect(
+      await service.ask({ version: at, filters: {}, collapse: true, offset: 0, limit: 5 }),
+    ).toBeUndefined();
     // A country none of them is in: the index's, as PostgreSQL answers it.
     const theirs = new Set(promoted.rows.flatMap((r) => r.country ?? []));
     const other = values.countries.find((c) => !theirs.has(c));
     expect(other).toBeDefined();
     expect(await ask({ country: [other!] })).toBeDefined();
-    expect(await ask({ country: [other!] }, true)).toBeDefined();
+    expect(
+      await service.ask({ version: at, filters: { country: [other!] }, collapse: true, offset: 0, limit: 5 }),
+    ).toBeDefined();
     /** Trends answered with the copies' counts added, as PostgreSQL counts them; every answer PostgreSQL's. */
     const asPostgres = async () => {
       const until = Date.now() + 60_000;
@@ -973,13 +996,26 @@ describe('the match index', () => {
       ).toBeDefined();
       expect(await trendWithIndex(own(), {}, req)).toEqual(await trendSeries(db.read, req));
       await fc.assert(
-        fc.asyncProperty(filtersArb(), fc.constantFrom(0, 3), async (filters, offset) => {
-          const r = { filters, collapse: false, offset, limit: 5 };
-          const want = await searchJobs(plain(), r);
-          const got = await searchJobs(own(), r);
-          expect({ ...got, data: got.data.toString() }).toEqual({ ...want, data: want.data.toString() });
-          expect(await countJobs(own(), filters, true)).toBe(await countJobs(plain(), filters, true));
-        }),
+        fc.asyncProperty(
+          filtersArb(),
+          fc.constantFrom(0, 1, 3, 40),
+          fc.boolean(),
+          async (filters, offset, collapse) => {
+            // Pages from an offset, then by cursor: the copies taken in at their places.
+            let cursor: string | undefined;
+            for (let i = 0; i < 3; i++) {
+              const r = { filters, collapse, offset: cursor ? 0 : offset, limit: 5, cursor };
+              const want = await searchJobs(plain(), r);
+              const got = await searchJobs(own(), r);
+              expect({ ...got, data: got.data.toString() }).toEqual({ ...want, data: want.data.toString() });
+              if (!want.nextCursor) break;
+              cursor = want.nextCursor;
+            }
+            expect(await countJobs(own(), filters, collapse)).toBe(
+              await countJobs(plain(), filters, collapse),
+            );
+          },
+        ),
         { numRuns: 30 },
       );
     };
@@ -1002,7 +1038,9 @@ describe('the match index', () => {
     await service.refresh(Date.now() + 3_600_000);
     expect(service.status).toMatchObject({ version: at, builds: 2 });
     expect(service.status.apart).toBeUndefined();
-    expect(await ask({})).toBeDefined();
+    expect(
+      await service.ask({ version: at, filters: {}, collapse: false, offset: 0, limit: 0, facets }),
+    ).toBeDefined();
     await match.refresh();
   }, 180_000);
 
