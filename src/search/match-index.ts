@@ -1044,7 +1044,9 @@ export class MatchIndex {
    * have any, and how many rows have none; with `collapse`, of groups: those with a match of the value (or
    * with none). `total`: the matches (their groups). Undefined when a dimension is not one the index keeps
    * or the filters are not. `key`: the filters' identity; the counts of a key are kept (their top values)
-   * until the index changes, so a facet asked again of the same filters is not counted again.
+   * until the index changes, so a facet asked again of the same filters is not counted again. `extra`:
+   * counts of other rows (held apart from the index, every value of each dimension) added to these, of
+   * rows, never kept.
    */
   facets(
     rows: (() => RowSet | undefined) | undefined,
@@ -1052,11 +1054,14 @@ export class MatchIndex {
     limit: number,
     collapse = false,
     key?: string,
+    extra?: { total: number; counts: Record<string, FacetCounts> },
   ): { total: number; counts: Record<string, FacetCounts> } | undefined {
+    if (extra && collapse) return undefined;
     const counts: Record<string, FacetCounts> = {};
     // Every live row matching (no filter): the counts of this state of the index, made once.
     const every = rows === undefined;
-    const keptKey = key === undefined || every ? undefined : `${collapse ? 'groups' : 'rows'}|${key}`;
+    const keptKey =
+      key === undefined || every || extra ? undefined : `${collapse ? 'groups' : 'rows'}|${key}`;
     const kept =
       keptKey === undefined
         ? undefined
@@ -1093,7 +1098,11 @@ export class MatchIndex {
         collapse ? this.groupTally(groupedRows(), name) : this.facet(matches()!, name, othersOf());
       const c = every ? this.everyTally(`${collapse ? 'groups' : 'rows'}:${name}`, make) : make();
       if (!c) return undefined;
-      if (kept) {
+      const more = extra?.counts[name];
+      if (more) {
+        const sum = addCounts(c, more);
+        counts[name] = { ...top(sum.values, sum.n, limit), missing: c.missing + more.missing };
+      } else if (kept) {
         // Any smaller limit's top values are the first of these; a larger limit counts again.
         const most = { ...top(c.values, c.n, Math.max(limit, KEPT_FACET_VALUES)), missing: c.missing };
         kept.counts.set(name, most);
@@ -1102,7 +1111,8 @@ export class MatchIndex {
     }
     if (!every) {
       if (kept?.total === undefined && !matches()) return undefined;
-      const total = kept?.total ?? (collapse ? groupedRows().starts.length - 1 : matches()!.length);
+      const total =
+        kept?.total ?? (collapse ? groupedRows().starts.length - 1 : matches()!.length + (extra?.total ?? 0));
       // Kept once answered (most recently asked last, the oldest going first).
       if (kept && keptKey !== undefined) {
         kept.total = total;
@@ -1113,7 +1123,7 @@ export class MatchIndex {
       }
       return { total, counts };
     }
-    if (!collapse) return { total: this.size, counts };
+    if (!collapse) return { total: this.size + (extra?.total ?? 0), counts };
     this.everyGroups ??= groupedRows().starts.length - 1;
     return { total: this.everyGroups, counts };
   }
@@ -1446,6 +1456,21 @@ export class MatchIndex {
  * The `limit` values with the most matches (ties by value), and how many values have any: one pass that
  * keeps the best so far in order, instead of sorting every value (100,000 cities to show ten).
  */
+/** A tally with other rows' counts of each value added (a value it has not, appended). */
+function addCounts(c: FacetTally, more: FacetCounts): { values: string[]; n: number[] } {
+  const values = [...c.values];
+  const n = Array.from(c.n);
+  const at = new Map(values.map((v, i) => [v, i]));
+  for (const [v, k] of more.values) {
+    const i = at.get(v);
+    if (i === undefined) {
+      values.push(v);
+      n.push(k);
+    } else n[i] += k;
+  }
+  return { values, n };
+}
+
 export function top(
   values: readonly string[],
   n: ArrayLike<number>,

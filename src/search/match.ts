@@ -515,15 +515,15 @@ export class MatchService implements MatchSource {
     // A phrase in a description search is PostgreSQL's (the index keeps no positions of words).
     if (words.length && !index.holdsWords(words)) return undefined;
     const request = { filters: q.filters, text, words };
-    // Rows held apart that the request matches: a trend adds theirs, a page and a total take them in;
-    // facets, salary figures and groups with them are PostgreSQL's.
+    // Rows held apart that the request matches: a trend, facets and salary figures add theirs, a page and
+    // a total take them in; groups with them are PostgreSQL's.
     const apart = this.apart(index);
     let held: RowSet | undefined;
     if (apart && !q.trend) {
       const rows = apart.matches(request);
       if (!rows) return undefined;
       if (rows.length) {
-        if (q.facets || q.salary || q.collapse) return undefined;
+        if (q.collapse) return undefined;
         held = rows.slice();
       }
     }
@@ -544,15 +544,23 @@ export class MatchService implements MatchSource {
       const key = q.filters.time_frame
         ? undefined
         : JSON.stringify(given.sort(([a], [b]) => (a < b ? -1 : 1)));
-      const a = index.facets(rows, q.facets.names, q.facets.limit, q.collapse, key);
+      // Every value of the held rows, added.
+      const extra = held && apart!.facets(() => held, q.facets.names, Number.MAX_SAFE_INTEGER);
+      if (held && !extra) return undefined;
+      const a = index.facets(rows, q.facets.names, q.facets.limit, q.collapse, key, extra);
       return a && { total: a.total, ids: [], facets: a.counts };
     }
     if (q.salary) {
       const rows = q.collapse ? undefined : index.matches(request);
       if (!rows) return undefined;
       const edges = q.salary.edges;
-      const salary = [...index.salaries(rows)].map(([c, v]) => currencyFigures(c, v, edges)).sort(byCount);
-      return { total: rows.length, ids: [], salary };
+      const values = index.salaries(rows);
+      for (const [c, v] of held ? apart!.salaries(held) : []) {
+        const main = values.get(c);
+        values.set(c, main ? Float64Array.from([...main, ...v]).sort() : v);
+      }
+      const salary = [...values].map(([c, v]) => currencyFigures(c, v, edges)).sort(byCount);
+      return { total: rows.length + (held?.length ?? 0), ids: [], salary };
     }
     if (q.collapse) {
       const rows = index.matches(request);

@@ -933,7 +933,9 @@ describe('the match index', () => {
          SELECT j.id FROM jobs j WHERE j.state = 0 AND EXISTS (
            SELECT 1 FROM jobs d WHERE d.duplicate_of = j.id AND NOT d.gone
               AND (d.expires_at IS NULL OR d.expires_at > now() + interval '1 hour'))
-          ORDER BY j.posted_at DESC LIMIT 3)`,
+          -- Copies with a salary first, for the salary figures.
+          ORDER BY (SELECT bool_and(d.has_salary) FROM jobs d WHERE d.duplicate_of = j.id) DESC, j.posted_at DESC
+          LIMIT 3)`,
     );
     expect(rowCount).toBe(3);
     expect(await expireDue(db)).toBe(3);
@@ -942,6 +944,10 @@ describe('the match index', () => {
          JOIN jobs j ON j.id = e.id WHERE c.version = (SELECT version FROM data_version)`,
     );
     expect(promoted.rows.length).toBe(3);
+    const salaried = await db.read.query('SELECT 1 FROM jobs WHERE id = ANY($1) AND has_salary', [
+      promoted.rows.map((r) => r.id),
+    ]);
+    expect(salaried.rowCount).toBeGreaterThan(0);
     let at = await version();
     // Carried over the expiry at once, the copies held apart.
     await service.refresh(noBuild);
@@ -949,35 +955,53 @@ describe('the match index', () => {
     const own = (): SearchContext => ({ pool: db.read, cursorSecret: 's', match: service });
     const ask = (filters: JobFilters, probe = false) =>
       service.ask({ version: at, filters, collapse: false, offset: 0, limit: 5, probe });
-    // Every live job, the promoted copies among them: a page and a total take them in; facets and groups
-    // of them are PostgreSQL's, and said so when probed.
+    // Every live job, the promoted copies among them: a page and a total take them in, facets and salary
+    // figures add theirs; groups with them are PostgreSQL's, and said so when probed.
     const page = await ask({});
     expect(page?.total).toBe(
       (await db.read.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE state = 0')).rows[0].n,
     );
-    const facets = { names: ['country'], limit: 5 };
-    expect(
-      await service.ask({ version: at, filters: {}, collapse: false, offset: 0, limit: 0, facets }),
-    ).toBeUndefined();
-    expect(
-      await service.ask({
-        version: at,
-        filters: {},
-        collapse: false,
-        offset: 0,
-        limit: 0,
-        facets,
-        probe: true,
-      }),
-    ).toBeUndefined();
-    expect(
-      await service.ask({ version: at, filters: {}, collapse: true, offset: 0, limit: 5 }),
-    ).toBeUndefined();
+    const grouped = { version: at, filters: {}, collapse: true, offset: 0, limit: 5 };
+    expect(await service.ask(grouped)).toBeUndefined();
+    expect(await service.ask({ ...grouped, probe: true })).toBeUndefined();
+    const facets = { names: ['country', 'skills', 'company', 'remote'], limit: 5 };
+    const dims = FACET_DIMENSIONS.filter((d) => facets.names.includes(d.name));
+    /** Facets and salary figures of these filters answered by the index, as PostgreSQL computes them. */
+    const analyticsAsPostgres = async (filters: JobFilters) => {
+      const q = { version: at, filters, collapse: false, offset: 0, limit: 0 };
+      const a = await service.ask({ ...q, facets });
+      expect(a).toBeDefined();
+      const want = await computeFacets(
+        db.read,
+        { where: compileFilters(filters), collapse: false, limit: 5 },
+        dims,
+      );
+      expect(a!.total).toBe(want.total);
+      for (const name of facets.names)
+        expect(a!.facets![name], name).toEqual({
+          values: want.facets[name].values.map((v) => [String(v.value), v.count]),
+          distinct: want.facets[name].distinct,
+          missing: want.facets[name].missing,
+        });
+      const s = await service.ask({ ...q, salary: {} });
+      expect({
+        total: s!.total,
+        with_salary: s!.salary!.reduce((n, c) => n + c.count, 0),
+        currencies: s!.salary,
+      }).toEqual(await salaryDistribution(db.read, compileFilters(filters)));
+    };
     // A country none of them is in: the index's, as PostgreSQL answers it.
     const theirs = new Set(promoted.rows.flatMap((r) => r.country ?? []));
     const other = values.countries.find((c) => !theirs.has(c));
     expect(other).toBeDefined();
     expect(await ask({ country: [other!] })).toBeDefined();
+    for (const filters of [
+      {},
+      { country: [other!] },
+      { country: [...theirs].slice(0, 1) },
+      { remote: false },
+    ])
+      await analyticsAsPostgres(filters);
     expect(
       await service.ask({ version: at, filters: { country: [other!] }, collapse: true, offset: 0, limit: 5 }),
     ).toBeDefined();
