@@ -67,7 +67,7 @@ function indexReady(match: MatchSource, version: number | undefined): boolean {
 /**
  * Whether the index must be asked whether it answers a request (probeIndex) before it is costed: the
  * request searches descriptions (the index holds every word, not phrases), or the index holds rows apart
- * (an expiry's promoted copies, until a build merges them; it declines the requests they match).
+ * (an expiry's promoted copies, until a build merges them; it declines groups with one of them).
  */
 function mustAsk(params: Record<string, unknown>, match: MatchSource): boolean {
   return (
@@ -106,16 +106,34 @@ function filtersOf(params: Record<string, unknown>): JobFilters {
   ) as JobFilters;
 }
 
+/** The analytics routes: each reads every match unless the index answers. */
+const ANALYTICS = new Set(['/v1/jobs/facets', '/v1/jobs/salary', '/v1/jobs/trends']);
+
+/** A search or count of an expensive kind when PostgreSQL answers it (the index may answer it instead). */
+function heavySearch(path: string, params: Record<string, unknown>): boolean {
+  if (path !== '/v1/jobs' && path !== '/v1/jobs/count') return false;
+  const advanced = params.title_advanced;
+  return (
+    params.collapse !== undefined ||
+    params.description !== undefined ||
+    params.description_advanced !== undefined ||
+    (typeof params.offset === 'number' && params.offset >= DEEP_OFFSET) ||
+    (typeof advanced === 'string' && advanced.includes(':*'))
+  );
+}
+
 /**
  * Whether the match index says it would answer these parameters' filters without PostgreSQL, when it
- * must be asked (mustAsk; over IPC in a worker); false when it need not be.
+ * must be asked (mustAsk; over IPC in a worker) and its answer decides the cost (an analytics route, a
+ * search of an expensive kind); false otherwise.
  */
 export async function probeIndex(
   path: string,
   params: Record<string, unknown>,
   ctx: CostContext,
 ): Promise<boolean> {
-  if (!ctx.match || !mustAsk(params, ctx.match)) return false;
+  if (!ctx.match || !(ANALYTICS.has(path) || heavySearch(path, params)) || !mustAsk(params, ctx.match))
+    return false;
   const version = ctx.version ?? indexVersion(ctx.match);
   if (version === undefined) return false;
   // Asked as the request will ask: the index declines more of facets, salary figures and groups.
@@ -145,22 +163,14 @@ export function isExpensive(path: string, params: Record<string, unknown>, ctx: 
     return isLargeFeedPage((params.limit as number | undefined) ?? 200, params.description_format);
   // Analytics the match index computes (it holds the filters, and keeps every dimension asked, at the
   // request's version) read no row; others read every match, whatever the filters.
-  if (path === '/v1/jobs/facets' || path === '/v1/jobs/salary' || path === '/v1/jobs/trends') {
+  if (ANALYTICS.has(path)) {
     const match = indexFor(params, ctx);
     const kept = (params.facets as string[] | undefined)?.every((name) => INDEXED_FACETS.has(name)) ?? true;
     return (
       !kept || !answeredWithoutScan({ match }, { filters: filtersOf(params), collapse: false, offset: 0 })
     );
   }
-  if (path !== '/v1/jobs' && path !== '/v1/jobs/count') return false;
-  const advanced = params.title_advanced;
-  const heavyKind =
-    params.collapse !== undefined ||
-    params.description !== undefined ||
-    params.description_advanced !== undefined ||
-    (typeof params.offset === 'number' && params.offset >= DEEP_OFFSET) ||
-    (typeof advanced === 'string' && advanced.includes(':*'));
-  if (!heavyKind) return false;
+  if (!heavySearch(path, params)) return false;
   const { collapse, description_format, limit, offset, cursor } = params;
   const match = indexFor(params, ctx);
   return !answeredWithoutScan(

@@ -1452,10 +1452,6 @@ export class MatchIndex {
   }
 }
 
-/**
- * The `limit` values with the most matches (ties by value), and how many values have any: one pass that
- * keeps the best so far in order, instead of sorting every value (100,000 cities to show ten).
- */
 /** A tally with other rows' counts of each value added (a value it has not, appended). */
 function addCounts(c: FacetTally, more: FacetCounts): { values: string[]; n: number[] } {
   const values = [...c.values];
@@ -1471,6 +1467,10 @@ function addCounts(c: FacetTally, more: FacetCounts): { values: string[]; n: num
   return { values, n };
 }
 
+/**
+ * The `limit` values with the most matches (ties by value), and how many values have any: one pass that
+ * keeps the best so far in order, instead of sorting every value (100,000 cities to show ten).
+ */
 export function top(
   values: readonly string[],
   n: ArrayLike<number>,

@@ -132,6 +132,14 @@ function withHeld(
   return { total: s.total + held.length, ids: merged.slice(q.offset) };
 }
 
+/** Two ascending arrays as one, ascending. */
+function mergeSorted(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  for (let i = 0, j = 0, k = 0; k < out.length; k++)
+    out[k] = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i++] : b[j++];
+  return out;
+}
+
 /** The counts of two trends of the same window, added. */
 function addTrends(a: TrendTally, b: TrendTally): TrendTally {
   const add = (x: number[], y: number[]) => x.map((v, i) => v + y[i]);
@@ -557,7 +565,7 @@ export class MatchService implements MatchSource {
       const values = index.salaries(rows);
       for (const [c, v] of held ? apart!.salaries(held) : []) {
         const main = values.get(c);
-        values.set(c, main ? Float64Array.from([...main, ...v]).sort() : v);
+        values.set(c, main ? mergeSorted(main, v) : v);
       }
       const salary = [...values].map(([c, v]) => currencyFigures(c, v, edges)).sort(byCount);
       return { total: rows.length + (held?.length ?? 0), ids: [], salary };

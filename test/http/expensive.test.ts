@@ -166,10 +166,13 @@ describe('an index holding rows apart (copies an expiry promoted, until a build 
   it('is asked about every search before it is costed: what it declines is expensive, the rest is not', async () => {
     const version = 7;
     // The index declines what a row held apart matches (here: whatever is not filtered on FR).
+    let asked = 0;
     const holding = (apart?: number): MatchSource & { status: MatchStatus } => ({
       status: { version, apart, builds: 1, carried: 1 },
-      ask: async (q) =>
-        (q.filters.country as string[] | undefined)?.[0] === 'FR' ? { total: 0, ids: [] } : undefined,
+      ask: async (q) => {
+        asked++;
+        return (q.filters.country as string[] | undefined)?.[0] === 'FR' ? { total: 0, ids: [] } : undefined;
+      },
     });
     const apart = holding(2);
     const declined = { collapse: 'true', country: ['US'] };
@@ -185,6 +188,11 @@ describe('an index holding rows apart (copies an expiry promoted, until a build 
         isExpensive('/v1/jobs/facets', { ...params, facets: ['country'] }, { match: apart, version, probed }),
       ).toBe(!answers);
     }
+    // Nor is it asked where its answer decides nothing: a cheap search, a feed page.
+    asked = 0;
+    expect(await probeIndex('/v1/jobs', { country: ['FR'] }, { match: apart, version })).toBe(false);
+    expect(await probeIndex('/v1/jobs/feed', { limit: 200 }, { match: apart, version })).toBe(false);
+    expect(asked).toBe(0);
     // Holding nothing apart, the index is not asked: it answers what it holds.
     const whole = holding(undefined);
     expect(await probeIndex('/v1/jobs', declined, { match: whole, version })).toBe(false);
