@@ -233,20 +233,26 @@ export async function readWrittenSince(
       )
     ).rows.map((r) => r.id);
     const rows = await readRows(c, touched, own, company);
-    const keys = [...new Set(rows.filter((r) => r.expired_us === null).map((r) => r.collapse_key))];
-    const peers = new Map<string, [string, string][]>();
-    const live = await c.query<{ k: string; id: string; posted_us: string }>(
-      `SELECT collapse_key AS k, id, (extract(epoch FROM posted_at) * 1000000)::bigint::text AS posted_us
-         FROM jobs WHERE state = 0 AND collapse_key = ANY($1)`,
-      [keys],
-    );
-    for (const r of live.rows) {
-      const list = peers.get(r.k) ?? [];
-      list.push([r.id, r.posted_us]);
-      peers.set(r.k, list);
-    }
-    return { version: Number(version), touched, rows, peers };
+    return { version: Number(version), touched, rows, peers: await livePeers(c, rows) };
   });
+}
+
+/** For each collapse key of a live row among `rows`, the live jobs of that key, as `[id, posted_us]`. */
+async function livePeers(c: pg.PoolClient, rows: MatchRow[]): Promise<Map<string, [string, string][]>> {
+  const keys = [...new Set(rows.filter((r) => r.expired_us === null).map((r) => r.collapse_key))];
+  const peers = new Map<string, [string, string][]>();
+  if (!keys.length) return peers;
+  const live = await c.query<{ k: string; id: string; posted_us: string }>(
+    `SELECT collapse_key AS k, id, (extract(epoch FROM posted_at) * 1000000)::bigint::text AS posted_us
+       FROM jobs WHERE state = 0 AND collapse_key = ANY($1)`,
+    [keys],
+  );
+  for (const r of live.rows) {
+    const list = peers.get(r.k) ?? [];
+    list.push([r.id, r.posted_us]);
+    peers.set(r.k, list);
+  }
+  return peers;
 }
 
 /**
@@ -314,6 +320,8 @@ export interface LiveChanges {
    * and of those asked for again, in search order.
    */
   entered: MatchRow[];
+  /** For each collapse key of a live row among them, the live jobs of that key (theirs included). */
+  peers: Map<string, [id: string, postedUs: string][]>;
 }
 
 /**
@@ -358,7 +366,13 @@ export async function readLiveChangesSince(
     if (!r.ok) return undefined;
     const ids = [...new Set([...r.entered, ...again])];
     const entered = ids.length ? await readRows(c, ids, own, company) : [];
-    return { version: Number(r.version), left: r.left, purged: r.purged, entered };
+    return {
+      version: Number(r.version),
+      left: r.left,
+      purged: r.purged,
+      entered,
+      peers: await livePeers(c, entered),
+    };
   });
 }
 

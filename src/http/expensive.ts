@@ -67,7 +67,7 @@ function indexReady(match: MatchSource, version: number | undefined): boolean {
 /**
  * Whether the index must be asked whether it answers a request (probeIndex) before it is costed: the
  * request searches descriptions (the index holds every word, not phrases), or the index holds rows apart
- * (an expiry's promoted copies, until a build merges them; it declines groups with one of them).
+ * (an expiry's promoted copies, until a build merges them; it declines a tie of posting times with one).
  */
 function mustAsk(params: Record<string, unknown>, match: MatchSource): boolean {
   return (

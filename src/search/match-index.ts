@@ -356,6 +356,17 @@ interface FacetTally {
   missing: number;
 }
 
+/**
+ * Rows held apart from an index (MatchService.holdApart) that a request matches: `rows` of `index`, and
+ * for each row of `index` its group in the main one (numbered past the main one's groups when no live row
+ * of the main one has its collapse key: a group of its own).
+ */
+export interface HeldRows {
+  index: MatchIndex;
+  rows: RowSet;
+  group: Int32Array;
+}
+
 /** Rows ordered so that each group's are adjacent: group k's are rows[starts[k]..starts[k + 1]]. */
 export interface GroupedRows {
   rows: Uint32Array;
@@ -1044,9 +1055,9 @@ export class MatchIndex {
    * have any, and how many rows have none; with `collapse`, of groups: those with a match of the value (or
    * with none). `total`: the matches (their groups). Undefined when a dimension is not one the index keeps
    * or the filters are not. `key`: the filters' identity; the counts of a key are kept (their top values)
-   * until the index changes, so a facet asked again of the same filters is not counted again. `extra`:
-   * counts of other rows (held apart from the index, every value of each dimension) added to these, of
-   * rows, never kept.
+   * until the index changes, so a facet asked again of the same filters is not counted again. `held`:
+   * matches held apart from the index, whose counts are added (of rows, or of the groups they add a value
+   * to), never kept.
    */
   facets(
     rows: (() => RowSet | undefined) | undefined,
@@ -1054,9 +1065,16 @@ export class MatchIndex {
     limit: number,
     collapse = false,
     key?: string,
-    extra?: { total: number; counts: Record<string, FacetCounts> },
+    held?: HeldRows,
   ): { total: number; counts: Record<string, FacetCounts> } | undefined {
-    if (extra && collapse) return undefined;
+    // The held rows' own counts (of rows), or what they add to the groups of these (collapsed).
+    let extra: { total: number; counts: Record<string, FacetCounts> } | undefined;
+    if (held) {
+      extra = collapse
+        ? this.heldGroupCounts(held, names, () => (rows ? rows() : this.keep(undefined, {})))
+        : held.index.facets(() => held.rows, names, Number.MAX_SAFE_INTEGER);
+      if (!extra) return undefined;
+    }
     const counts: Record<string, FacetCounts> = {};
     // Every live row matching (no filter): the counts of this state of the index, made once.
     const every = rows === undefined;
@@ -1112,7 +1130,7 @@ export class MatchIndex {
     if (!every) {
       if (kept?.total === undefined && !matches()) return undefined;
       const total =
-        kept?.total ?? (collapse ? groupedRows().starts.length - 1 : matches()!.length + (extra?.total ?? 0));
+        kept?.total ?? (collapse ? groupedRows().starts.length - 1 : matches()!.length) + (extra?.total ?? 0);
       // Kept once answered (most recently asked last, the oldest going first).
       if (kept && keptKey !== undefined) {
         kept.total = total;
@@ -1125,7 +1143,7 @@ export class MatchIndex {
     }
     if (!collapse) return { total: this.size + (extra?.total ?? 0), counts };
     this.everyGroups ??= groupedRows().starts.length - 1;
-    return { total: this.everyGroups, counts };
+    return { total: this.everyGroups + (extra?.total ?? 0), counts };
   }
 
   /**
@@ -1214,6 +1232,78 @@ export class MatchIndex {
       for (let i = 0; i < rows.length; i++) remote += flags[rows[i]] & REMOTE;
       return { values: ['true', 'false'], n: Uint32Array.of(remote, rows.length - remote), missing: 0 };
     }
+    return undefined;
+  }
+
+  /**
+   * What held matches add to the collapsed counts of `matches` (this index's): per dimension, each value
+   * a group gains (a held row has it, none of the group's matches here has), and each group that gains a
+   * match of none; `total`, the groups no match here is of. Undefined when a dimension is not kept.
+   */
+  private heldGroupCounts(
+    held: HeldRows,
+    names: string[],
+    matches: () => RowSet | undefined,
+  ): { total: number; counts: Record<string, FacetCounts> } | undefined {
+    const rows = matches();
+    if (!rows) return undefined;
+    const byGroup = new Map<number, { here: number[]; held: number[] }>();
+    for (const h of held.rows) {
+      const g = held.group[h];
+      const e = byGroup.get(g) ?? { here: [], held: [] };
+      byGroup.set(g, e);
+      e.held.push(h);
+    }
+    const { groups, groupCount } = this.p;
+    const hit = new Uint8Array(groupCount);
+    for (const g of byGroup.keys()) if (g < groupCount) hit[g] = 1;
+    for (const r of rows) if (hit[groups[r]]) byGroup.get(groups[r])!.here.push(r);
+    const counts: Record<string, FacetCounts> = {};
+    for (const name of names) {
+      const gained = new Map<string, number>();
+      let missing = 0;
+      for (const { here, held: theirs } of byGroup.values()) {
+        const had = new Set<string>();
+        let hadNone = false;
+        for (const r of here) {
+          const v = this.rowValues(name, r);
+          if (!v) return undefined;
+          if (!v.length) hadNone = true;
+          for (const x of v) had.add(x);
+        }
+        const gets = new Set<string>();
+        let getsNone = false;
+        for (const h of theirs) {
+          const v = held.index.rowValues(name, h);
+          if (!v) return undefined;
+          if (!v.length) getsNone = true;
+          for (const x of v) if (!had.has(x)) gets.add(x);
+        }
+        for (const x of gets) gained.set(x, (gained.get(x) ?? 0) + 1);
+        if (getsNone && !hadNone) missing++;
+      }
+      counts[name] = { values: [...gained], distinct: gained.size, missing };
+    }
+    let total = 0;
+    for (const e of byGroup.values()) if (!e.here.length) total++;
+    return { total, counts };
+  }
+
+  /** A row's values in a dimension the index keeps (none: empty); undefined for one it does not keep. */
+  rowValues(name: string, r: number): string[] | undefined {
+    const sets = this.p.sets[name];
+    if (sets) {
+      const { base, off, codes, values } = this.valuesByRow(name, sets);
+      const from = base[r >> ROW_BLOCK] + off[r];
+      const to = base[(r + 1) >> ROW_BLOCK] + off[r + 1];
+      return Array.from(codes.subarray(from, to), (c) => values[c]);
+    }
+    const column = this.p.codes[name];
+    if (column) {
+      const c = column.rows[r];
+      return c ? [this.codeValues(name, column)[c]] : [];
+    }
+    if (name === 'remote') return [this.p.flags[r] & REMOTE ? 'true' : 'false'];
     return undefined;
   }
 
@@ -1449,6 +1539,76 @@ export class MatchIndex {
       this.counts[g]++;
     }
     return { total, page: firsts.map((row) => ({ row, openings: this.counts[groups[row]] })) };
+  }
+
+  /**
+   * `groups` with held matches taken in: a held row joins its group here (whose newest it may become) or
+   * makes one of its own. A page entry's `held` row is a row of the held index. Undefined when a held row
+   * is the newest of its group and its posting time is that of another group's newest, or of the newest
+   * here of its own group: ids then order them, in the database's collation.
+   */
+  groupsWithHeld(
+    rows: RowSet,
+    offset: number,
+    limit: number,
+    held: HeldRows,
+  ): { total: number; page: { row: number; held: boolean; openings: number }[] } | undefined {
+    const { groups, posted } = this.p;
+    const at = held.index.parts.posted;
+    // The newest held row of each group (held rows are in search order) and how many there are.
+    const theirs = new Map<number, { row: number; n: number }>();
+    for (const h of held.rows) {
+      const t = theirs.get(held.group[h]);
+      if (t) t.n++;
+      else theirs.set(held.group[h], { row: h, n: 1 });
+    }
+    const e = this.nextEpoch();
+    const firsts: number[] = [];
+    for (const r of rows) {
+      const g = groups[r];
+      if (this.seen[g] !== e) {
+        this.seen[g] = e;
+        this.counts[g] = 0;
+        firsts.push(r);
+      }
+      this.counts[g]++;
+    }
+    const { groupCount } = this.p;
+    const newest = new Map<number, number>();
+    for (const r of firsts) if (theirs.has(groups[r])) newest.set(groups[r], r);
+    // Groups whose newest is a held row, in search order.
+    const lead: { us: number; row: number; openings: number }[] = [];
+    let added = 0;
+    for (const [g, t] of theirs) {
+      const here = g < groupCount ? newest.get(g) : undefined;
+      if (here === undefined) {
+        added++;
+        lead.push({ us: at[t.row], row: t.row, openings: t.n });
+        continue;
+      }
+      this.counts[g] += t.n;
+      if (at[t.row] === posted[here]) return undefined;
+      if (at[t.row] > posted[here]) lead.push({ us: at[t.row], row: t.row, openings: this.counts[g] });
+      else newest.delete(g);
+    }
+    lead.sort((a, b) => b.us - a.us);
+    const times = new Set(lead.map((l) => l.us));
+    if (times.size < lead.length) return undefined;
+    const want = offset + limit;
+    const page: { row: number; held: boolean; openings: number }[] = [];
+    let k = 0;
+    let j = 0;
+    for (const r of firsts) {
+      if (newest.get(groups[r]) === r) continue; // its newest is held
+      if (times.has(posted[r])) return undefined;
+      for (; j < lead.length && lead[j].us > posted[r]; j++, k++)
+        if (k >= offset && k < want) page.push({ row: lead[j].row, held: true, openings: lead[j].openings });
+      if (k >= offset && k < want) page.push({ row: r, held: false, openings: this.counts[groups[r]] });
+      k++;
+    }
+    for (; j < lead.length; j++, k++)
+      if (k >= offset && k < want) page.push({ row: lead[j].row, held: true, openings: lead[j].openings });
+    return { total: firsts.length + added, page };
   }
 }
 

@@ -19,6 +19,7 @@ import { dataVersion } from '../db/stats.ts';
 import { HELD_CODES, HELD_SETS, type JobFilters } from './dimensions.ts';
 import {
   type FacetCounts,
+  type HeldRows,
   holds,
   type TrendTally,
   loadIndex,
@@ -30,7 +31,6 @@ import {
   FORMAT as INDEX_FORMAT,
 } from './match-index.ts';
 import { mergeIndexes, placeRows } from './match-merge.ts';
-import type { RowSet } from './match-sets.ts';
 import { parseTsQuery, type TsNode } from './match-tsquery.ts';
 import { byCount, type CurrencySalary, currencyFigures } from './salary-figures.ts';
 
@@ -102,15 +102,14 @@ export const CATCH_UP_MS = 500;
  */
 function withHeld(
   index: MatchIndex,
-  apart: MatchIndex,
-  held: RowSet,
+  held: HeldRows,
   request: MatchRequest,
   q: MatchQuery,
   after: number | undefined,
 ): MatchAnswer | undefined {
-  const at = apart.parts.posted;
-  const heldIds = apart.ids(held);
-  let extra = Array.from(held, (r, k) => ({ us: at[r], id: heldIds[k] }));
+  const at = held.index.parts.posted;
+  const heldIds = held.index.ids(held.rows);
+  let extra = Array.from(held.rows, (r, k) => ({ us: at[r], id: heldIds[k] }));
   if (new Set(extra.map((e) => e.us)).size < extra.length) return undefined;
   if (q.after) {
     const cursor = q.after.postedUs;
@@ -129,7 +128,7 @@ function withHeld(
   const merged: string[] = [];
   for (let i = 0, j = 0; merged.length < want && (i < ids.length || j < extra.length); )
     merged.push(j >= extra.length || (i < ids.length && times[i] > extra[j].us) ? ids[i++] : extra[j++].id);
-  return { total: s.total + held.length, ids: merged.slice(q.offset) };
+  return { total: s.total + held.rows.length, ids: merged.slice(q.offset) };
 }
 
 /** Two ascending arrays as one, ascending. */
@@ -250,7 +249,9 @@ export class MatchService implements MatchSource {
    * every row, so it is left to the build process (seconds), and meanwhile the main index, carried over
    * the rows that left, answers with these (ask): only groups with one of them are declined.
    */
-  private held: { of: MatchIndex; version: number; ids: string[]; index: MatchIndex } | undefined;
+  private held:
+    | { of: MatchIndex; version: number; ids: string[]; index: MatchIndex; group: Int32Array }
+    | undefined;
 
   /**
    * `file`: where the index is saved after each build and read back at start, so that a restart does not
@@ -476,10 +477,21 @@ export class MatchService implements MatchSource {
     const b = new MatchIndexBuilder(index.heldWords);
     for (const r of since.entered) b.add(r);
     const apart = b.done(since.version);
+    // Each held row's group in the index: that of a live job of its collapse key the index holds, else
+    // one of its own (numbered past the index's, one per key).
+    const group = new Int32Array(apart.parts.groups.length);
+    const keys = new Map(since.entered.map((r) => [r.id, r.collapse_key]));
+    const heldIds = apart.ids(Uint32Array.from(group.keys()));
+    for (let k = 0; k < group.length; k++) {
+      const peer = since.peers.get(keys.get(heldIds[k])!)?.find(([id]) => !ids.has(id));
+      const r = peer && index.rowOf(peer[0], Number(peer[1]));
+      if (peer && r === undefined) return false;
+      group[k] = r === undefined ? index.parts.groupCount + apart.parts.groups[k] : index.parts.groups[r];
+    }
     // The rows that entered and left since are not the index's.
     const left = since.left.filter((l) => !ids.has(l.id));
     if (!index.leave(left, since.version, since.purged)) return false;
-    this.hold({ of: index, version: since.version, ids: [...ids], index: apart });
+    this.hold({ of: index, version: since.version, ids: [...ids], index: apart, group });
     this.log(
       `match index: version ${since.version} carried, ${ids.size} rows that entered held apart until a build`,
     );
@@ -523,17 +535,14 @@ export class MatchService implements MatchSource {
     // A phrase in a description search is PostgreSQL's (the index keeps no positions of words).
     if (words.length && !index.holdsWords(words)) return undefined;
     const request = { filters: q.filters, text, words };
-    // Rows held apart that the request matches: a trend, facets and salary figures add theirs, a page and
-    // a total take them in; groups with them are PostgreSQL's.
+    // Rows held apart that the request matches: a trend, facets and salary figures add theirs; a page, a
+    // total and groups take them in.
     const apart = this.apart(index);
-    let held: RowSet | undefined;
+    let held: HeldRows | undefined;
     if (apart && !q.trend) {
       const rows = apart.matches(request);
       if (!rows) return undefined;
-      if (rows.length) {
-        if (q.collapse) return undefined;
-        held = rows.slice();
-      }
+      if (rows.length) held = { index: apart, rows: rows.slice(), group: this.held!.group };
     }
     if (q.probe) return { total: 0, ids: [] };
     // Analytics of the matches instead of a page.
@@ -552,10 +561,7 @@ export class MatchService implements MatchSource {
       const key = q.filters.time_frame
         ? undefined
         : JSON.stringify(given.sort(([a], [b]) => (a < b ? -1 : 1)));
-      // Every value of the held rows, added.
-      const extra = held && apart!.facets(() => held, q.facets.names, Number.MAX_SAFE_INTEGER);
-      if (held && !extra) return undefined;
-      const a = index.facets(rows, q.facets.names, q.facets.limit, q.collapse, key, extra);
+      const a = index.facets(rows, q.facets.names, q.facets.limit, q.collapse, key, held);
       return a && { total: a.total, ids: [], facets: a.counts };
     }
     if (q.salary) {
@@ -563,16 +569,24 @@ export class MatchService implements MatchSource {
       if (!rows) return undefined;
       const edges = q.salary.edges;
       const values = index.salaries(rows);
-      for (const [c, v] of held ? apart!.salaries(held) : []) {
+      for (const [c, v] of held ? apart!.salaries(held.rows) : []) {
         const main = values.get(c);
         values.set(c, main ? mergeSorted(main, v) : v);
       }
       const salary = [...values].map(([c, v]) => currencyFigures(c, v, edges)).sort(byCount);
-      return { total: rows.length + (held?.length ?? 0), ids: [], salary };
+      return { total: rows.length + (held?.rows.length ?? 0), ids: [], salary };
     }
     if (q.collapse) {
       const rows = index.matches(request);
       if (!rows) return undefined;
+      if (held) {
+        const g = index.groupsWithHeld(rows, q.offset, q.limit, held);
+        if (!g) return undefined;
+        const ids = g.page.map((e) =>
+          e.held ? apart!.ids(Uint32Array.of(e.row))[0] : index.ids(Uint32Array.of(e.row))[0],
+        );
+        return { total: g.total, ids, openings: g.page.map((e) => e.openings) };
+      }
       const { total, page } = index.groups(rows, q.offset, q.limit);
       return {
         total,
@@ -585,7 +599,7 @@ export class MatchService implements MatchSource {
       after = index.rowOf(q.after.id, q.after.postedUs);
       if (after === undefined) return undefined;
     }
-    if (held) return withHeld(index, apart!, held, request, q, after);
+    if (held) return withHeld(index, held, request, q, after);
     const s = index.select(request, q.offset, q.limit, after);
     return s && { total: s.total, ids: index.ids(s.rows) };
   }
