@@ -44,6 +44,7 @@ const caches = new Set<TotalsCache>();
 interface PageFigures {
   hits: number;
   misses: number;
+  carried: number;
   readonly size: number;
 }
 /** Each page cache with what it keeps: search pages or feed pages. */
@@ -82,20 +83,23 @@ new client.Counter({
 
 new client.Counter({
   name: 'page_cache_lookups_total',
-  help: 'Look-ups of search and feed pages kept per data version, by pages (search or feed) and result (hit or miss)',
+  help: 'Look-ups of search and feed pages kept per data version, by pages (search or feed) and result (hit, miss; carried: the misses a page of an earlier version answered, no change since touching it)',
   labelNames: ['pages', 'result'] as const,
   collect() {
     this.reset();
     for (const pages of ['search', 'feed'] as const) {
       let hits = 0;
       let misses = 0;
+      let carried = 0;
       for (const [c, kind] of pageCaches)
         if (kind === pages) {
           hits += c.hits;
           misses += c.misses;
+          carried += c.carried;
         }
       this.inc({ pages, result: 'hit' }, hits);
       this.inc({ pages, result: 'miss' }, misses);
+      this.inc({ pages, result: 'carried' }, carried);
     }
   },
 });

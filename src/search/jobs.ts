@@ -125,14 +125,51 @@ export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promis
   // A kept page was read in one snapshot and is stored under the version of that snapshot; a page of the
   // match index needs none (indexedPage), and is stored under the version it was answered at.
   const version = await readVersion(ctx, ctx.pool);
-  return ctx.pages.resolve(version, pageKey(fp, req), async () => {
-    const page = await indexed(version);
-    if (page) return { version, value: page };
-    return withSnapshot(ctx.pool, async (c) => {
-      const at = await dataVersion(c);
-      return { version: at, value: await read(c, at) };
-    });
-  });
+  return ctx.pages.resolve(
+    version,
+    pageKey(fp, req),
+    async () => {
+      const page = await indexed(version);
+      if (page) return { version, value: page };
+      return withSnapshot(ctx.pool, async (c) => {
+        const at = await dataVersion(c);
+        return { version: at, value: await read(c, at) };
+      });
+    },
+    undefined,
+    (from) => unchangedSince(ctx.pool, req.filters, from),
+  );
+}
+
+/**
+ * The versions since `from` that logged only jobs that left or entered the live population (an expiry:
+ * data_changes), as a statement's `ch`, with `ok` saying whether every version since did (the starting
+ * point of replayCount and unchangedSince).
+ */
+function changesSince(from: number): { ch: Sql; ok: Sql } {
+  return {
+    ch: sql`ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > ${from} AND c.version <= cur.version)`,
+    ok: sql`(SELECT count(*) FROM ch) = cur.version - ${from} AND NOT EXISTS (SELECT 1 FROM ch WHERE left_ids IS NULL)`,
+  };
+}
+
+/**
+ * The current version, when the search's matches are those they were at version `from`: every version
+ * since only moved jobs out of the live population or into it (changesSince), and none of those jobs
+ * matches the filters, whose other columns such a change leaves as they were. A page kept at `from` is
+ * then the page now: after an expiry of a few jobs, most kept pages answer again without a search.
+ */
+async function unchangedSince(db: pg.Pool, filters: JobFilters, from: number): Promise<number | undefined> {
+  const rowWhere = compileFilters(filters, { anyState: true });
+  const { ch, ok } = changesSince(from);
+  const { rows } = await db.query(
+    sql`WITH cur AS (SELECT ${raw(VERSION_SQL)} AS version), ${ch}
+     SELECT cur.version, ${ok} AND NOT EXISTS (
+              SELECT 1 FROM ch, unnest(ch.left_ids || coalesce(ch.entered_ids, '{}')) AS l(id)
+                JOIN jobs j ON j.id = l.id WHERE ${rowWhere}) AS ok
+     FROM cur`,
+  );
+  return rows[0].ok ? Number(rows[0].version) : undefined;
 }
 
 /**
@@ -517,13 +554,10 @@ async function replayCount(
          SELECT per.back, (SELECT count(*) FROM jobs j WHERE j.state = ${stateIs(JobState.Live)} AND ${rowWhere} AND j.collapse_key = per.k) AS now
          FROM (SELECT k, sum(back) AS back FROM ev GROUP BY k) AS per) AS g)`
     : sql`(SELECT coalesce(-sum(back), 0) FROM ev)`;
+  const { ch, ok } = changesSince(from.version);
   const { rows } = await db.query(
-    sql`WITH cur AS (SELECT ${raw(VERSION_SQL)} AS version),
-          ch AS (SELECT c.* FROM data_changes c, cur WHERE c.version > ${from.version} AND c.version <= cur.version),
-          ev AS (${events})
-     SELECT cur.version,
-            (SELECT count(*) FROM ch) = cur.version - ${from.version} AND NOT EXISTS (SELECT 1 FROM ch WHERE left_ids IS NULL) AS ok,
-            ${delta} AS delta
+    sql`WITH cur AS (SELECT ${raw(VERSION_SQL)} AS version), ${ch}, ev AS (${events})
+     SELECT cur.version, ${ok} AS ok, ${delta} AS delta
      FROM cur`,
   );
   const r = rows[0];

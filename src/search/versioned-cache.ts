@@ -16,10 +16,14 @@ export interface Computed<T> {
 
 export class VersionedCache<T> {
   private map = new Map<string, { value: T; bytes: number }>();
+  /** The newest version each key is kept at: where a value is carried forward from (resolve's `carry`). */
+  private newest = new Map<string, number>();
   private running = new Map<string, Promise<T>>();
   private bytes = 0;
   hits = 0;
   misses = 0;
+  /** Misses answered by a value of an earlier version, carried forward. */
+  carried = 0;
 
   /**
    * `sizeOf`: an entry's units (bytes), to which its key's bytes are added unless `units` says each entry
@@ -36,13 +40,15 @@ export class VersionedCache<T> {
    * The value of `key` at `version`: kept, or being computed by a concurrent request, or computed now
    * by `compute` and kept under the version it reports. `fits` tells whether a value computed earlier
    * still answers this request (feeds: a window relative to the clock); one that does not is computed
-   * again.
+   * again. `carry`, given the version of the newest value kept at an earlier version, returns the version
+   * that value is still the answer at (nothing it depends on changed since), or undefined.
    */
   resolve(
     version: number,
     key: string,
     compute: () => Promise<Computed<T>>,
     fits: (value: T) => boolean = () => true,
+    carry?: (from: number) => Promise<number | undefined>,
   ): Promise<T> {
     const k = `${version}|${key}`;
     const kept = this.map.get(k);
@@ -54,11 +60,21 @@ export class VersionedCache<T> {
       return Promise.resolve(kept.value);
     }
     this.misses++;
-    const fresh = () =>
-      compute().then((c) => {
-        if (c.version !== undefined) this.put(c.version, key, c.value);
-        return c.value;
-      });
+    const fresh = async () => {
+      const from = this.newest.get(key);
+      const earlier = carry && from !== undefined && from < version && this.map.get(`${from}|${key}`);
+      if (earlier && fits(earlier.value)) {
+        const at = await carry(from!);
+        if (at !== undefined && at >= version) {
+          this.carried++;
+          this.put(at, key, earlier.value);
+          return earlier.value;
+        }
+      }
+      const c = await compute();
+      if (c.version !== undefined) this.put(c.version, key, c.value);
+      return c.value;
+    };
     const running = this.running.get(k);
     if (running) return running.then((value) => (fits(value) ? value : fresh()));
     const started = fresh().finally(() => this.running.delete(k));
@@ -100,10 +116,23 @@ export class VersionedCache<T> {
     }
     this.map.set(k, { value, bytes });
     this.bytes += bytes;
+    // A newer value of a key replaces the older one kept: a request still at that version computes it.
+    const { version, key } = split(k);
+    const before = this.newest.get(key);
+    if (before === undefined || version > before) {
+      this.newest.set(key, version);
+      const older = before === undefined ? undefined : this.map.get(`${before}|${key}`);
+      if (older) {
+        this.map.delete(`${before}|${key}`);
+        this.bytes -= older.bytes;
+      }
+    }
     for (const [oldest, entry] of this.map) {
       if (this.bytes <= this.maxBytes) break;
       this.map.delete(oldest);
       this.bytes -= entry.bytes;
+      const gone = split(oldest);
+      if (this.newest.get(gone.key) === gone.version) this.newest.delete(gone.key);
     }
   }
 
@@ -111,4 +140,10 @@ export class VersionedCache<T> {
   get size(): number {
     return this.bytes;
   }
+}
+
+/** A kept entry's version and key. */
+function split(k: string): { version: number; key: string } {
+  const at = k.indexOf('|');
+  return { version: Number(k.slice(0, at)), key: k.slice(at + 1) };
 }

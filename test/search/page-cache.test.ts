@@ -25,12 +25,12 @@ const posting = (n: number, country: string) => ({
   location: { countries: [country] },
 });
 
-async function lookups(): Promise<{ hit: number; miss: number }> {
+async function lookups(): Promise<{ hit: number; miss: number; carried: number }> {
   const metric = client.register.getSingleMetric('page_cache_lookups_total');
   const { values } = await metric!.get();
   const of = (result: string) =>
     values.find((v) => v.labels.pages === 'search' && v.labels.result === result)?.value ?? 0;
-  return { hit: of('hit'), miss: of('miss') };
+  return { hit: of('hit'), miss: of('miss'), carried: of('carried') };
 }
 
 const page = async (qs: string) => {
@@ -74,6 +74,36 @@ describe('kept search pages', () => {
     const expired = await page(qs);
     expect(expired.json.total).toBe(1);
     expect(expired.json.data.map((j) => j.id)).toEqual(['lever:pc-2']);
+  });
+
+  it('carry a page over an expiry that no job of it, nor any that left or entered, matches', async () => {
+    await ingestRecords(t.db, [
+      { ...posting(11, 'Spain'), title: 'Surveyor 11' },
+      { ...posting(12, 'Spain'), title: 'Surveyor 12' },
+      { ...posting(13, 'Italy'), title: 'Surveyor 13' },
+    ]);
+    const spain = 'title=surveyor&country=ES&limit=5';
+    const italy = 'title=surveyor&country=IT&limit=5';
+    const pages = { spain: await page(spain), italy: await page(italy) };
+    expect(pages.spain.json.total).toBe(2);
+    expect(pages.italy.json.total).toBe(1);
+    await t.db.write.query(
+      "UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = 'lever:pc-11'",
+    );
+    expect(await expireDue(t.db)).toBe(1);
+    // Italy's page holds no job that left: the same page, carried. Spain's held one: searched again.
+    const before = await lookups();
+    expect((await page(italy)).body).toBe(pages.italy.body);
+    const after = await lookups();
+    expect(after.carried).toBe(before.carried + 1);
+    const spainNow = await page(spain);
+    expect(spainNow.json.total).toBe(1);
+    expect(spainNow.json.data.map((j) => j.id)).toEqual(['lever:pc-12']);
+    expect((await lookups()).carried).toBe(after.carried);
+    // Carried, the page is kept at the new version: asked again, a hit.
+    const again = await lookups();
+    expect((await page(italy)).body).toBe(pages.italy.body);
+    expect((await lookups()).hit).toBe(again.hit + 1);
   });
 
   it('never keeps a page of a window relative to the clock', async () => {
