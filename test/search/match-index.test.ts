@@ -18,6 +18,7 @@ import { computeFacets } from '../../src/search/facets.ts';
 import { compileFilters, type JobFilters } from '../../src/search/filters.ts';
 import { raw, sql } from '../../src/search/sql.ts';
 import pg from 'pg';
+import { fingerprint } from '../../src/search/cursor.ts';
 import { countJobs, matchStats, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
 import { buildIndex, MatchService } from '../../src/search/match.ts';
 import { MatchIndexBuilder, printedMicros, top } from '../../src/search/match-index.ts';
@@ -332,6 +333,24 @@ describe('the match index', () => {
     // Most requests were the index's to answer (text queries it cannot read go to PostgreSQL).
     expect(answered / runs).toBeGreaterThan(0.8);
   }, 240_000);
+
+  it('gives a page PostgreSQL finds the number of live jobs, which it would otherwise count', async () => {
+    // A filter the index does not hold: PostgreSQL finds the page.
+    const filters: JobFilters = { created_gte: '2000-01-01T00:00:00Z' };
+    const version = match.status.version!;
+    const totals = new TotalsCache();
+    // Totals of its shape seen many: counted apart from the page, whose strategy the live jobs steer.
+    totals.observe('created_gte', false);
+    expect(await match.ask({ version, filters, collapse: false, offset: 0, limit: 5 })).toBeUndefined();
+    const page = await searchJobs(
+      { ...indexed(), totals, version },
+      { filters, collapse: false, offset: 0, limit: 5 },
+    );
+    expect(page.total).toBe(match.status.rows);
+    // The live jobs steered the page's strategy: the index's number, kept; no total was counted for it.
+    expect(totals.peek(version, `jobs|${fingerprint('jobs', {})}`)).toBe(match.status.rows);
+    expect(totals.misses).toBe(1);
+  });
 
   it('counts the values of every facet it keeps as PostgreSQL groups them', async () => {
     // Each facet's values among the matches, as PostgreSQL reads them from the tables.
