@@ -106,7 +106,14 @@ export class TotalsCache {
       }
     }
     try {
-      const replayed = found.earlier && replay ? await replay(found.earlier) : undefined;
+      // From the latest stored total, else from the latest this process served (the match index's
+      // answers among them, which are not stored): at an expiry, a total is replayed, not counted.
+      const kept = this.kept.earlier(version, key);
+      const earlier =
+        kept && !(found.earlier && found.earlier.version >= kept.version)
+          ? { n: kept.value, version: kept.version }
+          : found.earlier;
+      const replayed = earlier && replay ? await replay(earlier) : undefined;
       if (replayed) this.replayed++;
       const r = replayed ?? (await count());
       await this.store.put(key, version, r).catch(() => {});

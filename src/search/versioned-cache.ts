@@ -61,10 +61,9 @@ export class VersionedCache<T> {
     }
     this.misses++;
     const fresh = async () => {
-      const from = this.newest.get(key);
-      const earlier = carry && from !== undefined && from < version && this.map.get(`${from}|${key}`);
+      const earlier = carry && this.earlier(version, key);
       if (earlier && fits(earlier.value)) {
-        const at = await carry(from!);
+        const at = await carry(earlier.version);
         if (at !== undefined && at >= version) {
           this.carried++;
           this.put(at, key, earlier.value);
@@ -94,6 +93,13 @@ export class VersionedCache<T> {
     this.map.delete(k);
     this.map.set(k, kept);
     return kept.value;
+  }
+
+  /** The newest value kept for `key` at a version before `version`, and that version. */
+  earlier(version: number, key: string): { version: number; value: T } | undefined {
+    const at = this.newest.get(key);
+    const kept = at !== undefined && at < version ? this.map.get(`${at}|${key}`) : undefined;
+    return kept && { version: at!, value: kept.value };
   }
 
   /** The value kept for `key` at `version`, if any (not counted as a look-up). */

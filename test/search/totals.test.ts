@@ -175,6 +175,30 @@ describe('totals brought forward across expiries', () => {
 describe('totals shared between processes (PgTotalsStore)', () => {
   const store = () => new PgTotalsStore(t.db.write, 2000);
 
+  it('brings forward a total this process served but never stored (an answer of the match index), not counting it', async () => {
+    const cache = new TotalsCache(store());
+    const key = `served|${process.pid}`;
+    cache.remember(200, key, 40);
+    let counted = 0;
+    const from: { n: number; version: number }[] = [];
+    const n = await cache.resolve(
+      201,
+      key,
+      async () => {
+        counted++;
+        return { n: 0, version: 201 };
+      },
+      async (earlier) => {
+        from.push(earlier);
+        return { n: earlier.n - 1, version: 201 };
+      },
+    );
+    expect(n).toBe(39);
+    expect(counted).toBe(0);
+    expect(from).toEqual([{ n: 40, version: 200 }]);
+    expect(cache.replayed).toBe(1);
+  });
+
   it('counts a total once for every process, and never serves it at another data version', async () => {
     const caches = [new TotalsCache(store()), new TotalsCache(store()), new TotalsCache(store())];
     let calls = 0;
