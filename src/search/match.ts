@@ -357,13 +357,13 @@ export class MatchService implements MatchSource {
     for (let tries = 0; tries < 2; tries++) {
       const at = this.index?.version;
       const left = until - Date.now();
-      // A build (or a merge in the build process) takes seconds: PostgreSQL answers until it ends.
-      if (at === undefined || at >= version || left <= 0 || this.building) return;
+      if (at === undefined || at >= version || left <= 0) return;
       let timer: NodeJS.Timeout | undefined;
       let woken: (() => void) | undefined;
       await Promise.race([
-        // A refresh that fails leaves the request to PostgreSQL, as before it.
-        this.refresh().catch(() => {}),
+        // A refresh that fails leaves the request to PostgreSQL, as before it. A build (or a merge in the
+        // build process) takes seconds and holds the refresh: an expiry meanwhile is carried on its own.
+        (this.building ? this.carryAlone() : this.refresh()).catch(() => {}),
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, left);
           // The index reaches the version before its refresh ends when it goes on to save it, and a
@@ -376,6 +376,18 @@ export class MatchService implements MatchSource {
       this.waking.delete(woken!);
     }
   }
+
+  /** An expiry carried while a build holds the refresh, one at a time; a load waits for the build. */
+  private carryAlone(): Promise<unknown> {
+    this.alone ??= dataVersion(this.pool)
+      .then((version) => this.carry(version, Date.now(), false))
+      .finally(() => {
+        this.alone = undefined;
+      });
+    return this.alone;
+  }
+
+  private alone: Promise<unknown> | undefined;
 
   /** Waiting catch-ups, told when the index reaches a version and when a build starts. */
   private waking = new Set<() => void>();
@@ -441,6 +453,8 @@ export class MatchService implements MatchSource {
     const index = this.index;
     if (!index || version <= index.version) return false;
     const since = await readLiveChangesSince(this.pool, index.version, HELD, this.held?.ids);
+    // A build done meanwhile replaced the index: the next refresh carries that one.
+    if (index !== this.index) return false;
     if (since && !since.entered.length && index.leave(since.left, since.version, since.purged)) {
       this.hold(undefined);
       return this.carried(index);
@@ -516,8 +530,9 @@ export class MatchService implements MatchSource {
     this.status.carried++;
     this.announce(index.version);
     // Written while no other refresh runs, so no carry marks rows while the file is written; never with
-    // rows held apart, which the file would not hold.
-    if (!this.held && Date.now() - this.savedAt >= this.saveCarriedMs) await this.save({ index });
+    // rows held apart, which the file would not hold, nor during a build, which saves its own.
+    if (!this.held && !this.building && Date.now() - this.savedAt >= this.saveCarriedMs)
+      await this.save({ index });
     return true;
   }
 

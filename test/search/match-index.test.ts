@@ -939,6 +939,46 @@ describe('the match index', () => {
     expect(service.status.version).toBe(version);
   });
 
+  it('carries an expiry that comes while a build merges promoted copies, without waiting for the build', async () => {
+    let release = () => {};
+    let builds = 0;
+    // The first build at once, the next one held until released.
+    const builder = async () => {
+      if (builds++ > 0) await new Promise<void>((r) => (release = r));
+      return { index: await buildIndex(db.read) };
+    };
+    const service = new MatchService(db.read, () => {}, undefined, builder, undefined, false, 60_000, true);
+    await service.refresh();
+    const version = async () =>
+      Number((await db.read.query<{ version: string }>('SELECT version FROM data_version')).rows[0].version);
+    // An original with a copy expires: its copy is held apart, then a build starts to merge it.
+    await db.write.query(
+      `UPDATE jobs SET expires_at = now() - interval '1 second' WHERE id = (
+         SELECT j.id FROM jobs j WHERE j.state = 0 AND EXISTS (
+           SELECT 1 FROM jobs d WHERE d.duplicate_of = j.id AND NOT d.gone
+              AND (d.expires_at IS NULL OR d.expires_at > now() + interval '1 hour'))
+          ORDER BY j.posted_at DESC LIMIT 1)`,
+    );
+    expect(await expireDue(db)).toBe(1);
+    await service.refresh(0);
+    expect(service.status).toMatchObject({ version: await version(), apart: 1 });
+    const refreshed = service.refresh(Date.now() + 3_600_000);
+    while (builds < 2) await new Promise((r) => setTimeout(r, 10));
+    // An expiry while the build runs: carried when a request of its version asks, the copy still apart.
+    await expireOldest(1);
+    const at = await version();
+    await service.catchUp(at);
+    expect(service.status).toMatchObject({ version: at, apart: 1, builds: 1 });
+    expect(
+      await service.ask({ version: at, filters: {}, collapse: false, offset: 0, limit: 1 }),
+    ).toBeDefined();
+    release();
+    await refreshed;
+    await service.refresh(Date.now() + 7_200_000);
+    expect(service.status).toMatchObject({ version: at, builds: 2 });
+    expect(service.status.apart).toBeUndefined();
+  });
+
   it('holds the copies an expiry promotes apart until a build merges them, and answers with them', async () => {
     // Originals with a copy that can become live, to expire: their best copies are promoted.
     const { rows: originals } = await db.write.query<{ id: string }>(
