@@ -249,7 +249,7 @@ export class MatchService implements MatchSource {
    * The rows that entered the live population since the index was built (an expired job's best copy,
    * promoted), held in a small index of their own, with `index` and the version it is at: a merge renumbers
    * every row, so it is left to the build process (seconds), and meanwhile the main index, carried over
-   * the rows that left, answers with these (ask): only groups with one of them are declined.
+   * the rows that left, answers with these (ask). `group`: each held row's group in the main index.
    */
   private held:
     | { of: MatchIndex; version: number; ids: string[]; index: MatchIndex; group: Int32Array }
