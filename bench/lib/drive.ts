@@ -88,8 +88,8 @@ export async function drive(
   kinds: Kind[],
   duration: number,
   connections: number,
-  /** Called as each response arrives, with its kind, latency and status. */
-  timeline?: (kind: string, ms: number, status: number) => void,
+  /** Called as each response arrives, with its kind, latency, status and path (a walk's without its cursor). */
+  timeline?: (kind: string, ms: number, status: number, path: string) => void,
 ): Promise<Figures> {
   const sources = new Map(kinds.map((k) => [k.name, new Source(k)]));
   const sequence = kinds.length === 1 ? kinds : mixSequence(kinds);
@@ -135,7 +135,7 @@ export async function drive(
   instance.on('response', (client, statusCode, resBytes, responseTime) => {
     // The client's context still holds the answered request's kind: the next request is set up after this.
     const name = sequence.length > 1 ? (clientContext(client).kind?.name ?? '?') : undefined;
-    timeline?.(name ?? sequence[0].name, responseTime, statusCode);
+    timeline?.(name ?? sequence[0].name, responseTime, statusCode, clientContext(client).start ?? '');
     if (name) {
       const k = perKind.get(name) ?? { ms: [], non2xx: 0 };
       perKind.set(name, k);
