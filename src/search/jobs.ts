@@ -389,6 +389,7 @@ async function countWithPage(
 }
 
 const LIVE_KEY = `jobs|${fingerprint('jobs', {})}`;
+const LIVE_WHERE = compileFilters({});
 
 /**
  * The number of live jobs at `version`, which steers how PostgreSQL finds a page: kept, else the match
@@ -408,7 +409,6 @@ async function liveJobs(ctx: SearchContext, db: Db, version: number): Promise<nu
   }
   return exactCount(db, ctx.totals, version, {}, LIVE_WHERE, LIVE_KEY, false);
 }
-const LIVE_WHERE = compileFilters({});
 
 /**
  * Collapse: one row per company + title, the newest of its group, with `openings`. Groups are ordered by

@@ -1062,19 +1062,10 @@ export class MatchIndex {
     key?: string,
     held?: HeldRows,
   ): { total: number; counts: Record<string, FacetCounts> } | undefined {
-    // The held rows' own counts (of rows), or what they add to the groups of these (collapsed).
-    let extra: { total: number; counts: Record<string, FacetCounts> } | undefined;
-    if (held) {
-      extra = collapse
-        ? this.heldGroupCounts(held, names, () => (rows ? rows() : this.keep(undefined, {})))
-        : held.index.facets(() => held.rows, names, Number.MAX_SAFE_INTEGER);
-      if (!extra) return undefined;
-    }
     const counts: Record<string, FacetCounts> = {};
     // Every live row matching (no filter): the counts of this state of the index, made once.
     const every = rows === undefined;
-    const keptKey =
-      key === undefined || every || extra ? undefined : `${collapse ? 'groups' : 'rows'}|${key}`;
+    const keptKey = key === undefined || every || held ? undefined : `${collapse ? 'groups' : 'rows'}|${key}`;
     const kept =
       keptKey === undefined
         ? undefined
@@ -1084,6 +1075,14 @@ export class MatchIndex {
       if (matched === null) matched = rows ? rows() : this.keep(undefined, {});
       return matched;
     };
+    // The held rows' own counts (of rows), or what they add to the groups of these (collapsed).
+    let extra: { total: number; counts: Record<string, FacetCounts> } | undefined;
+    if (held) {
+      extra = collapse
+        ? this.heldGroupCounts(held, names, matches)
+        : held.index.facets(() => held.rows, names, Number.MAX_SAFE_INTEGER);
+      if (!extra) return undefined;
+    }
     let grouped: GroupedRows | undefined;
     const groupedRows = () => {
       grouped ??= this.byGroup(matches()!);
@@ -1097,12 +1096,12 @@ export class MatchIndex {
       return others;
     };
     for (const name of names) {
-      const held = kept?.counts.get(name);
-      if (held && held.values.length >= Math.min(limit, held.distinct)) {
+      const known = kept?.counts.get(name);
+      if (known && known.values.length >= Math.min(limit, known.distinct)) {
         counts[name] = {
-          values: held.values.slice(0, limit),
-          distinct: held.distinct,
-          missing: held.missing,
+          values: known.values.slice(0, limit),
+          distinct: known.distinct,
+          missing: known.missing,
         };
         continue;
       }

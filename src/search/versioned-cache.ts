@@ -15,7 +15,7 @@ export interface Computed<T> {
 }
 
 export class VersionedCache<T> {
-  private map = new Map<string, { value: T; bytes: number }>();
+  private map = new Map<string, { value: T; bytes: number; version: number; key: string }>();
   /** The newest version each key is kept at: where a value is carried forward from (resolve's `carry`). */
   private newest = new Map<string, number>();
   private running = new Map<string, Promise<T>>();
@@ -63,7 +63,8 @@ export class VersionedCache<T> {
     const fresh = async () => {
       const earlier = carry && this.earlier(version, key);
       if (earlier && fits(earlier.value)) {
-        const at = await carry(earlier.version);
+        // An optimisation: when it fails, the value is computed.
+        const at = await carry(earlier.version).catch(() => undefined);
         if (at !== undefined && at >= version) {
           this.carried++;
           this.put(at, key, earlier.value);
@@ -109,10 +110,11 @@ export class VersionedCache<T> {
 
   /** Keeps `value` as the value of `key` at `version` (read in a snapshot of that version). */
   put(version: number, key: string, value: T): void {
-    this.keep(`${version}|${key}`, value);
+    this.keep(version, key, value);
   }
 
-  private keep(k: string, value: T): void {
+  private keep(version: number, key: string, value: T): void {
+    const k = `${version}|${key}`;
     const bytes = this.opts.units ? this.sizeOf(value) : this.sizeOf(value) + 2 * k.length;
     if (bytes > this.maxBytes * (this.opts.maxShare ?? 1 / 8)) return;
     const old = this.map.get(k);
@@ -120,10 +122,9 @@ export class VersionedCache<T> {
       this.bytes -= old.bytes;
       this.map.delete(k);
     }
-    this.map.set(k, { value, bytes });
+    this.map.set(k, { value, bytes, version, key });
     this.bytes += bytes;
     // A newer value of a key replaces the older one kept: a request still at that version computes it.
-    const { version, key } = split(k);
     const before = this.newest.get(key);
     if (before === undefined || version > before) {
       this.newest.set(key, version);
@@ -137,8 +138,7 @@ export class VersionedCache<T> {
       if (this.bytes <= this.maxBytes) break;
       this.map.delete(oldest);
       this.bytes -= entry.bytes;
-      const gone = split(oldest);
-      if (this.newest.get(gone.key) === gone.version) this.newest.delete(gone.key);
+      if (this.newest.get(entry.key) === entry.version) this.newest.delete(entry.key);
     }
   }
 
@@ -146,10 +146,4 @@ export class VersionedCache<T> {
   get size(): number {
     return this.bytes;
   }
-}
-
-/** A kept entry's version and key. */
-function split(k: string): { version: number; key: string } {
-  const at = k.indexOf('|');
-  return { version: Number(k.slice(0, at)), key: k.slice(at + 1) };
 }

@@ -915,15 +915,19 @@ describe('the match index', () => {
     expect(service.status).toMatchObject({ version, builds: 1, carried: 1 });
   });
 
-  it('does not hold a request that asks it to catch up for the time of a build', async () => {
-    let release = () => {};
-    let builds = 0;
-    // The first build at once, the next one held until released.
+  /** A builder whose first build runs at once and whose next one waits until released. */
+  const secondBuildHeld = () => {
+    const state = { builds: 0, release: () => {} };
     const builder = async () => {
-      if (builds++ > 0) await new Promise<void>((r) => (release = r));
+      if (state.builds++ > 0) await new Promise<void>((r) => (state.release = r));
       return { index: await buildIndex(db.read) };
     };
-    const service = new MatchService(db.read, () => {}, undefined, builder, undefined, false, 60_000);
+    return Object.assign(state, { builder });
+  };
+
+  it('does not hold a request that asks it to catch up for the time of a build', async () => {
+    const held = secondBuildHeld();
+    const service = new MatchService(db.read, () => {}, undefined, held.builder, undefined, false, 60_000);
     await service.refresh();
     // A change of more than jobs (a company profile): built again, not carried.
     await bumpDataVersion(db.write, undefined, false);
@@ -932,22 +936,25 @@ describe('the match index', () => {
     // Past the pause after a build: the catch-up starts one, and returns without waiting a minute for it.
     const refreshed = service.refresh(Date.now() + 3_600_000);
     await service.catchUp(version);
-    expect(builds).toBe(2);
+    expect(held.builds).toBe(2);
     expect(service.status.version).toBeLessThan(version);
-    release();
+    held.release();
     await refreshed;
     expect(service.status.version).toBe(version);
   });
 
   it('carries an expiry that comes while a build merges promoted copies, without waiting for the build', async () => {
-    let release = () => {};
-    let builds = 0;
-    // The first build at once, the next one held until released.
-    const builder = async () => {
-      if (builds++ > 0) await new Promise<void>((r) => (release = r));
-      return { index: await buildIndex(db.read) };
-    };
-    const service = new MatchService(db.read, () => {}, undefined, builder, undefined, false, 60_000, true);
+    const held = secondBuildHeld();
+    const service = new MatchService(
+      db.read,
+      () => {},
+      undefined,
+      held.builder,
+      undefined,
+      false,
+      60_000,
+      true,
+    );
     await service.refresh();
     const version = async () =>
       Number((await db.read.query<{ version: string }>('SELECT version FROM data_version')).rows[0].version);
@@ -963,7 +970,7 @@ describe('the match index', () => {
     await service.refresh(0);
     expect(service.status).toMatchObject({ version: await version(), apart: 1 });
     const refreshed = service.refresh(Date.now() + 3_600_000);
-    while (builds < 2) await new Promise((r) => setTimeout(r, 10));
+    while (held.builds < 2) await new Promise((r) => setTimeout(r, 10));
     // An expiry while the build runs: carried when a request of its version asks, the copy still apart.
     await expireOldest(1);
     const at = await version();
@@ -972,7 +979,7 @@ describe('the match index', () => {
     expect(
       await service.ask({ version: at, filters: {}, collapse: false, offset: 0, limit: 1 }),
     ).toBeDefined();
-    release();
+    held.release();
     await refreshed;
     await service.refresh(Date.now() + 7_200_000);
     expect(service.status).toMatchObject({ version: at, builds: 2 });
