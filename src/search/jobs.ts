@@ -157,7 +157,9 @@ function changesSince(from: number): { ch: Sql; ok: Sql } {
  * The current version, when the search's matches are those they were at version `from`: every version
  * since only moved jobs out of the live population or into it (changesSince), and none of those jobs
  * matches the filters, whose other columns such a change leaves as they were. A page kept at `from` is
- * then the page now: after an expiry of a few jobs, most kept pages answer again without a search.
+ * then the page now: after an expiry of a few jobs, most kept pages answer again without a search. (The
+ * jobs_count refresh logs such a version naming no job: it changes the full profiles, not the company
+ * subset a search page holds.)
  */
 async function unchangedSince(db: pg.Pool, filters: JobFilters, from: number): Promise<number | undefined> {
   const rowWhere = compileFilters(filters, { anyState: true });
