@@ -174,6 +174,10 @@ export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, 
   ) {
     await check();
     if (service.status.version !== saved) log(`match index carried to version ${service.status.version}`);
+    // What the first requests would make, made before any arrives (an index built later: at first asks).
+    const started = Date.now();
+    service.current?.warm();
+    log(`match index warmed in ${Date.now() - started} ms`);
   } else void check();
   const timer = setInterval(check, CHECK_MS);
   timer.unref();
