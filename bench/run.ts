@@ -247,6 +247,7 @@ async function main() {
     '/v1/health',
   );
   cleanup.push(() => service.stop());
+  const serviceReadyAt = new Date().toISOString();
   const serviceMem = rssSampler(service.child.pid!);
 
   // 7. One response per kind, recorded from the service; the baseline serves them.
@@ -287,11 +288,13 @@ async function main() {
   // 8. Each kind alone, then the mix; the service and the baseline driven identically, one after the other.
   const results: KindResult[] = [];
   const run = async (name: string, ks: Kind[], weight: number) => {
+    const startedAt = new Date().toISOString();
     const s = await drive(service.base, key, ks, opts.duration, opts.connections);
     const b = await drive(baseline.base, key, ks, opts.duration, opts.connections);
     results.push({
       kind: name,
       weight,
+      started_at: startedAt,
       example:
         examples[name] ??
         (name === 'mix' ? 'weighted sequence of all kinds' : 'weighted sequence of all kinds, values varied'),
@@ -412,6 +415,7 @@ async function main() {
     },
     parameters: shown,
     service_settings: serviceSettings,
+    service_ready_at: serviceReadyAt,
     memory: { service: serviceRss, baseline: baselineRss, postgres: postgresRss },
     first_request_ms: firstRequest,
     feed_drain: drains,

@@ -5,6 +5,8 @@ export interface KindResult {
   kind: string;
   weight: number;
   example: string;
+  /** When the service's drive of it began (ISO): to place it against the service's and PostgreSQL's logs. */
+  started_at?: string;
   service: Figures;
   baseline: Figures;
 }
