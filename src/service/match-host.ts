@@ -175,9 +175,14 @@ export async function hostMatchIndex(db: Db, config: Config, log: (msg: string, 
     await check();
     if (service.status.version !== saved) log(`match index carried to version ${service.status.version}`);
     // What the first requests would make, made before any arrives (an index built later: at first asks).
+    // A warm-up that fails leaves it to the first requests, which would meet the same failure alone.
     const started = Date.now();
-    service.current?.warm();
-    log(`match index warmed in ${Date.now() - started} ms`);
+    try {
+      service.current?.warm();
+      log(`match index warmed in ${Date.now() - started} ms`);
+    } catch (err) {
+      log('match index: the warm-up failed', err);
+    }
   } else void check();
   const timer = setInterval(check, CHECK_MS);
   timer.unref();
