@@ -213,11 +213,13 @@ async function main() {
   // 6. The service, as `npm start` runs it: every setting at its default but where its database and
   // files are, its port, and the workers when --workers is given (printed, and kept in the result).
   const port = await freePort();
+  const metricsPort = await freePort();
   buildService();
   const serviceSettings: Record<string, string> = {
     DATABASE_URL: opts.databaseUrl ? '(external)' : '(the embedded bench database)',
     DATA_DIR: path.relative(ROOT, dataDir),
     PORT: `${port} (a free port)`,
+    METRICS_PORT: `${metricsPort} (a free port: the match index's memory is read there)`,
     ...(opts.workers ? { WORKERS: `${opts.workers} (--workers)` } : {}),
   };
   // Settings the service inherits from this shell (it starts with this process's environment): a run
@@ -241,6 +243,7 @@ async function main() {
       DATABASE_URL: url,
       DATA_DIR: dataDir,
       PORT: String(port),
+      METRICS_PORT: String(metricsPort),
       ...(opts.workers ? { WORKERS: String(opts.workers) } : {}),
     },
     port,
@@ -372,7 +375,7 @@ async function main() {
     say(`  ${d.rows} rows in ${d.pages} pages, ${d.seconds} s (${d.rows_per_s} rows/s)`);
   }
 
-  const serviceRss = serviceMem.stop();
+  const serviceRss = { ...serviceMem.stop(), match_index_mb: await matchIndexMb(metricsPort) };
   const baselineRss = baselineMem.stop();
   // The embedded server's own memory, apart from the service's (an external server may be another host's).
   const postgresRss = opts.databaseUrl ? undefined : await embeddedMemory(pool, hugePages);
@@ -450,7 +453,7 @@ async function main() {
         .join('; ') || 'none'
     }`,
     `feed drain: ${drains.map((d) => `${d.rows_per_s} rows/s (${d.client})`).join(', ')}; ${drains[0].rows} rows, ${drains[0].pages} pages of 1000`,
-    `peak RSS: service ${serviceRss.peak_tree_rss_mb} MB over ${serviceRss.processes} processes (${serviceRss.end_tree_rss_mb} MB at the end: ${serviceRss.end_process_rss_mb.join(' + ')}; proportional set size ${serviceRss.end_tree_pss_mb} MB) (largest process ${serviceRss.peak_process_hwm_mb} MB); baseline ${baselineRss.peak_tree_rss_mb} MB (${ratio(serviceRss.peak_tree_rss_mb, baselineRss.peak_tree_rss_mb)})`,
+    `peak RSS: service ${serviceRss.peak_tree_rss_mb} MB over ${serviceRss.processes} processes (${serviceRss.end_tree_rss_mb} MB at the end: ${serviceRss.end_process_rss_mb.join(' + ')}; proportional set size ${serviceRss.end_tree_pss_mb} MB; the match index ${serviceRss.match_index_mb ?? '?'} MB of it) (largest process ${serviceRss.peak_process_hwm_mb} MB); baseline ${baselineRss.peak_tree_rss_mb} MB (${ratio(serviceRss.peak_tree_rss_mb, baselineRss.peak_tree_rss_mb)})`,
     ...(postgresRss
       ? [
           `embedded PostgreSQL at the end: ${postgresRss.pss_mb ?? '?'} MB (proportional set size over ${postgresRss.processes ?? '?'} processes), shared_buffers ${postgresRss.shared_buffers} ${postgresRss.huge_pages === 'on' ? 'in huge pages, not in that figure' : 'in ordinary pages, in that figure as far as touched'}`,
@@ -476,3 +479,12 @@ try {
 }
 await shutdown();
 process.exit(code);
+
+/** The match index's memory as the service reports it (`match_index_bytes`), in MB; undefined if unread. */
+async function matchIndexMb(metricsPort: number): Promise<number | undefined> {
+  const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+    .then((r) => r.text())
+    .catch(() => '');
+  const m = /^match_index_bytes (\d+)$/m.exec(text);
+  return m ? Math.round(Number(m[1]) / 2 ** 20) : undefined;
+}

@@ -104,7 +104,7 @@ async function primary(): Promise<void> {
       './service/setup.ts'
     );
     const { startSchedules } = await import('./service/schedules.ts');
-    const { serveMetrics } = await import('./service/metrics-server.ts');
+    const { countMatchIndex, serveMetrics } = await import('./service/metrics-server.ts');
     const { superviseWorkers } = await import('./service/supervisor.ts');
     const { hostMatchIndex } = await import('./service/match-host.ts');
     await prepareDatabase(db);
@@ -122,7 +122,10 @@ async function primary(): Promise<void> {
           e ? fail(`${m}: ${(e as Error).message}`) : say(m),
         )
       : undefined;
-    if (match) shutdown.push(match.stop);
+    if (match) {
+      shutdown.push(match.stop);
+      countMatchIndex(() => match.service.bytes());
+    }
     if (config.WORKERS <= 1) {
       shutdown.push(await serve(config, db, true, key, match?.service));
       return;

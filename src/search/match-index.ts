@@ -368,6 +368,29 @@ export interface HeldRows {
   group: Int32Array;
 }
 
+/** The bytes of every ArrayBuffer reachable from `root` through objects, arrays and maps, each once. */
+function retainedBytes(root: unknown): number {
+  const seen = new Set<unknown>();
+  const stores = new Set<ArrayBufferLike>();
+  const walk = (x: unknown): void => {
+    if (x === null || typeof x !== 'object' || seen.has(x)) return;
+    seen.add(x);
+    if (ArrayBuffer.isView(x)) stores.add(x.buffer);
+    else if (x instanceof ArrayBuffer) stores.add(x);
+    else if (x instanceof Map)
+      for (const [k, v] of x) {
+        walk(k);
+        walk(v);
+      }
+    else if (x instanceof Set) for (const v of x) walk(v);
+    else for (const v of Object.values(x)) walk(v);
+  };
+  walk(root);
+  let n = 0;
+  for (const b of stores) n += b.byteLength;
+  return n;
+}
+
 /** Rows ordered so that each group's are adjacent: group k's are rows[starts[k]..starts[k + 1]]. */
 export interface GroupedRows {
   rows: Uint32Array;
@@ -421,6 +444,14 @@ export class MatchIndex {
   /** 1 for each row not live. */
   get deadRows(): Uint8Array {
     return this.dead;
+  }
+
+  /**
+   * The memory of what the index holds and has made (every typed array's backing store, counted once; a
+   * saved index read from its file holds views of that file's bytes): the index's share of the process.
+   */
+  bytes(): number {
+    return retainedBytes(this);
   }
 
   /** Marks the rows not live (of a build, or of a saved index when it was saved). */

@@ -298,6 +298,11 @@ export class MatchService implements MatchSource {
     return this.index;
   }
 
+  /** The memory of the index and of the rows held apart from it (MatchIndex.bytes); 0 before one is read or built. */
+  bytes(): number {
+    return (this.index?.bytes() ?? 0) + (this.held?.index.bytes() ?? 0);
+  }
+
   /** Reads the saved index, if there is one of this database that can be used or carried forward. */
   async load(): Promise<boolean> {
     if (!this.file) return false;

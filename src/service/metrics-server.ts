@@ -58,6 +58,22 @@ function datasetMetrics(db: Db): void {
   });
 }
 
+/**
+ * The memory of the match index the primary holds (MatchService.bytes), taken when scraped: the index's
+ * share of the service's memory.
+ */
+export function countMatchIndex(bytes: () => number): void {
+  primaryRegistry.removeSingleMetric('match_index_bytes');
+  new client.Gauge({
+    name: 'match_index_bytes',
+    help: 'Memory of the match index the primary holds: what it read or built and what it made since (bytes)',
+    registers: [primaryRegistry],
+    collect() {
+      this.set(bytes());
+    },
+  });
+}
+
 export interface MetricsServer {
   port: number;
   close(): Promise<void>;

@@ -21,7 +21,7 @@ import pg from 'pg';
 import { fingerprint } from '../../src/search/cursor.ts';
 import { countJobs, matchStats, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
 import { buildIndex, MatchService } from '../../src/search/match.ts';
-import { MatchIndexBuilder, printedMicros, top } from '../../src/search/match-index.ts';
+import { MatchIndexBuilder, printedMicros, readIndex, saveIndex, top } from '../../src/search/match-index.ts';
 import { all, complement, difference } from '../../src/search/match-sets.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
 import { readLexemes } from '../../src/search/match-words.ts';
@@ -945,6 +945,22 @@ describe('the match index', () => {
           missing: want.facets[name].missing,
         });
     }
+  });
+
+  it('reports its memory: the arrays it holds, each once, a saved index its whole file, and what warm() makes', async () => {
+    const built = await buildIndex(db.read);
+    const p = built.parts;
+    const held = [p.ids.codes, p.ids.rest.bytes, p.ids.rest.ends, p.posted, p.created, p.groups, p.flags];
+    const sum = held.reduce((n, a) => n + a.byteLength, 0);
+    expect(built.bytes()).toBeGreaterThan(sum);
+    // Read back from its file, every part is a view of the file's bytes: they are what it holds.
+    const file = Buffer.concat(saveIndex(built, { db: 'test' }));
+    const read = readIndex(file);
+    expect(read.bytes()).toBeGreaterThanOrEqual(file.length);
+    expect(read.bytes()).toBeLessThan(file.length + sum);
+    const before = read.bytes();
+    read.warm();
+    expect(read.bytes()).toBeGreaterThan(before + 4 * read.size);
   });
 
   /** A builder whose first build runs at once and whose next one waits until released. */

@@ -218,6 +218,9 @@ describe('GET /metrics with two workers', () => {
     expect(await answered(), serviceErr).toBeGreaterThan(before);
     const res = await get(`${api}/v1/jobs/count?country=DE`, auth);
     expect(JSON.parse(res.body).count).toBe(want.rows[0].n);
+    // The index's share of the primary's memory: its ids alone are bytes per live job.
+    const memory = /^match_index_bytes (\d+)$/m.exec((await get(metricsUrl)).body);
+    expect(Number(memory?.[1] ?? 0)).toBeGreaterThan(want.rows[0].n * 4);
   });
 
   /** How many requests the match index answered and declined, as the metrics count them. */
