@@ -368,27 +368,28 @@ export interface HeldRows {
   group: Int32Array;
 }
 
-/** The bytes of every ArrayBuffer reachable from `root` through objects, arrays and maps, each once. */
-function retainedBytes(root: unknown): number {
+/**
+ * The ArrayBuffers reachable from `root` through objects, arrays and maps (their values: keys are
+ * strings or numbers), each once, leaving out those already in `known`.
+ */
+function stores(root: unknown, known?: ReadonlySet<ArrayBufferLike>): Set<ArrayBufferLike> {
   const seen = new Set<unknown>();
-  const stores = new Set<ArrayBufferLike>();
+  const found = new Set<ArrayBufferLike>();
+  const add = (b: ArrayBufferLike) => {
+    if (!known?.has(b)) found.add(b);
+  };
   const walk = (x: unknown): void => {
     if (x === null || typeof x !== 'object' || seen.has(x)) return;
     seen.add(x);
-    if (ArrayBuffer.isView(x)) stores.add(x.buffer);
-    else if (x instanceof ArrayBuffer) stores.add(x);
-    else if (x instanceof Map)
-      for (const [k, v] of x) {
-        walk(k);
-        walk(v);
-      }
-    else if (x instanceof Set) for (const v of x) walk(v);
-    else for (const v of Object.values(x)) walk(v);
+    if (ArrayBuffer.isView(x)) add(x.buffer);
+    else if (x instanceof ArrayBuffer) add(x);
+    else if (x instanceof Map || x instanceof Set) for (const v of x.values()) walk(v);
+    else if (Array.isArray(x)) {
+      for (const v of x) if (typeof v === 'object') walk(v);
+    } else for (const v of Object.values(x)) walk(v);
   };
   walk(root);
-  let n = 0;
-  for (const b of stores) n += b.byteLength;
-  return n;
+  return found;
 }
 
 /** Rows ordered so that each group's are adjacent: group k's are rows[starts[k]..starts[k + 1]]. */
@@ -451,8 +452,17 @@ export class MatchIndex {
    * saved index read from its file holds views of that file's bytes): the index's share of the process.
    */
   bytes(): number {
-    return retainedBytes(this);
+    // The parts never change once made (a carry makes new arrays, a merge a new index): their stores
+    // are walked once, and what the index made since (a handful of maps) each time.
+    this.partStores ??= stores(this.p);
+    const { p, partStores, ...made } = this;
+    let n = 0;
+    for (const b of partStores) n += b.byteLength;
+    for (const b of stores(made, partStores)) n += b.byteLength;
+    return n;
   }
+
+  private partStores: Set<ArrayBufferLike> | undefined;
 
   /** Marks the rows not live (of a build, or of a saved index when it was saved). */
   markDead(dead: Uint8Array): void {
