@@ -230,18 +230,21 @@ async function indexedPage(
     after = { postedUs, id: pos.id };
   }
   const offset = after ? 0 : req.offset;
-  const m = await fromIndex(ctx, ctx.pool, version, req, { offset, limit: req.limit + 1, after });
+  // One id more than the page tells whether a next page exists; its row is not read.
+  const m = await fromIndex(ctx, ctx.pool, version, req, {
+    offset,
+    limit: req.limit + 1,
+    read: req.limit,
+    after,
+  });
   if (!m) return undefined;
   rememberTotal(ctx, req.filters, version, `jobs|${fp}`, m.total);
-  const page = m.rows.slice(0, req.limit);
+  const page = m.rows;
   const last = page[page.length - 1];
   return {
     data: renderPage(page),
     total: m.total,
-    nextCursor:
-      m.rows.length > req.limit && last
-        ? encodeCursor(ctx.cursorSecret, fp, { at: last.pos, id: last.id })
-        : null,
+    nextCursor: m.more && last ? encodeCursor(ctx.cursorSecret, fp, { at: last.pos, id: last.id }) : null,
     byCursor: after !== undefined,
   };
 }
@@ -463,35 +466,39 @@ export const matchStats = { answered: 0, declined: 0 };
 
 /**
  * The total and the page's rows from the match index, when it holds the request's filters and was built at
- * `version`; the rows are read by id in a statement that checks the version again, so they are the rows
- * of that version. Undefined otherwise: PostgreSQL then counts and pages.
+ * `version`; the rows (the first `read` of the ids, else all) are read by id in a statement that checks
+ * the version again, so they are the rows of that version; `more` when ids were left unread. Undefined
+ * otherwise: PostgreSQL then counts and pages.
  */
 async function fromIndex(
   ctx: SearchContext,
   db: Db,
   version: number,
   req: SearchRequest,
-  page: { offset: number; limit: number; collapse?: boolean; after?: MatchQuery['after'] },
-): Promise<{ total: number; rows: PageRow[]; openings?: number[] } | undefined> {
+  page: { offset: number; limit: number; read?: number; collapse?: boolean; after?: MatchQuery['after'] },
+): Promise<{ total: number; rows: PageRow[]; more: boolean; openings?: number[] } | undefined> {
   if (!ctx.match || !indexable(req.filters)) return undefined;
-  const q: MatchQuery = { version, filters: req.filters, collapse: page.collapse ?? false, ...page };
+  const { read, ...asked } = page;
+  const q: MatchQuery = { version, filters: req.filters, collapse: page.collapse ?? false, ...asked };
   // The index is an optimisation: whatever goes wrong in it, PostgreSQL answers.
   const a: MatchAnswer | undefined = await ctx.match.ask(q).catch(() => undefined);
   matchStats[a ? 'answered' : 'declined']++;
   if (!a) return undefined;
-  if (!a.ids.length) return { total: a.total, rows: [], openings: a.openings };
+  const ids = read === undefined ? a.ids : a.ids.slice(0, read);
+  const more = ids.length < a.ids.length;
+  if (!ids.length) return { total: a.total, rows: [], more, openings: a.openings };
   // A named (prepared) statement, as the look-up by id: it is the most frequent statement of searches,
   // and planning it each time cost PostgreSQL about as much as reading its rows' keys.
   const { text, values } = sql`SELECT ${fields(req.descriptionFormat)}, ${raw(VERSION_SQL)} AS version
-        FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug WHERE j.id = ANY(${a.ids}::text[])`;
+        FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug WHERE j.id = ANY(${ids}::text[])`;
   const { rows } = await db.query<PageRow & { version: string }>({
     name: `index_page_${req.descriptionFormat ?? 'none'}`,
     text,
     values,
   });
-  if (rows.length !== a.ids.length || rows.some((r) => Number(r.version) !== version)) return undefined;
+  if (rows.length !== ids.length || rows.some((r) => Number(r.version) !== version)) return undefined;
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return { total: a.total, rows: a.ids.map((id) => byId.get(id)!), openings: a.openings };
+  return { total: a.total, rows: ids.map((id) => byId.get(id)!), more, openings: a.openings };
 }
 
 export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {
