@@ -43,6 +43,15 @@ const logLevel: Parser<string> = (raw) => {
   return raw;
 };
 
+/**
+ * One process on two cores or fewer: there the HTTP work of a busy mix needs less than a core, and the
+ * match index and PostgreSQL take the other; a process per core would add ~100 MB each and a round trip
+ * to the index per search. At a million live jobs on two cores, one process against three (primary and
+ * two workers): varied mix 530–637 against 479–526 requests/s, p99 60–65 against 92–106 ms, 433–453
+ * against 523–528 MB (bench/README.md, "One process on two cores"). Above two cores, one worker per core.
+ */
+export const defaultWorkers = (cores: number): number => (cores <= 2 ? 1 : cores);
+
 const schema = {
   PORT: { doc: 'HTTP port', default: 8080, parse: int(0, 65535) },
   HOST: { doc: 'HTTP bind address', default: '127.0.0.1', parse: str },
@@ -72,7 +81,11 @@ const schema = {
     default: undefined,
     parse: optionalUrl(['redis', 'rediss']),
   },
-  WORKERS: { doc: 'HTTP worker processes', default: os.availableParallelism(), parse: int(1, 64) },
+  WORKERS: {
+    doc: 'HTTP worker processes; 1: one process serves HTTP and holds the match index itself (the default up to two cores, one per core above)',
+    default: defaultWorkers(os.availableParallelism()),
+    parse: int(1, 64),
+  },
   LOG_LEVEL: { doc: 'pino log level', default: 'info', parse: logLevel },
   KEY_PREFIX: { doc: 'Fixed prefix of API keys', default: 'jps_', parse: str },
   STATEMENT_TIMEOUT_MS: { doc: 'Timeout of every read query', default: 5000, parse: int(100, 600_000) },

@@ -1,5 +1,6 @@
 // Command-line options of `npm run bench`.
 import os from 'node:os';
+import { defaultWorkers } from '../../src/config.ts';
 
 export interface BenchOptions {
   jobs: number;
@@ -28,7 +29,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --connections C     concurrent keep-alive connections of the load generator (default 16)
   --reuse             reuse the dataset and the database of an earlier run with the same --jobs/--seed
   --database-url URL  external PostgreSQL (default: an embedded one under bench/data/)
-  --workers N         WORKERS of the service (default: the service's own default, ${os.availableParallelism()} here)
+  --workers N         WORKERS of the service (default: the service's own, ${defaultWorkers(os.availableParallelism())} here)
   --mix-during-round  load the rounds after the measurements, driving the mix while each round loads
                       (the mix's latency under a concurrent load, and the round's rate under traffic)
   --quick             only the varied mix, the fixed mix and the feed drain (no kind alone)
