@@ -12,7 +12,7 @@ import pg from 'pg';
 import { startEmbedded } from '../src/db/embedded.ts';
 import { drive, type Figures } from './lib/drive.ts';
 import { buildVariedKinds, type Kind, sampleData } from './lib/mix.ts';
-import { buildService, cli, freePort, ROOT, startServer } from './lib/proc.ts';
+import { buildService, cli, freePort, ROOT, SERVICE_ENTRY, startServer } from './lib/proc.ts';
 
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
 const USAGE = `usage: npx tsx bench/fairness.ts (--data DIR | --database-url URL [--data-dir DIR]) [options]
@@ -137,7 +137,7 @@ async function main() {
   say(`service: the defaults of \`npm start\` but ${JSON.stringify(settings)}`);
   const service = await startServer(
     'service',
-    'dist/main.js',
+    SERVICE_ENTRY,
     [],
     { DATABASE_URL: url, DATA_DIR: dataDir, PORT: String(port), ...settings },
     port,

@@ -12,7 +12,17 @@ import { parseOptions, USAGE } from './lib/args.ts';
 import { type Drain, drainInChild } from './lib/drain.ts';
 import { drive } from './lib/drive.ts';
 import { buildKinds, buildVariedKinds, type Kind, pickParameters, sampleData } from './lib/mix.ts';
-import { buildService, cli, freePort, postgresMemory, ROOT, rssSampler, startServer } from './lib/proc.ts';
+import {
+  buildService,
+  cli,
+  freePort,
+  postgresMemory,
+  ROOT,
+  rssSampler,
+  SERVICE_ENTRY,
+  SERVICE_NODE_FLAGS,
+  startServer,
+} from './lib/proc.ts';
 import { type KindResult, svg, table } from './lib/report.ts';
 
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
@@ -234,10 +244,12 @@ async function main() {
   const settingsText = Object.entries(serviceSettings)
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
-  say(`service: the defaults of \`npm start\` but ${settingsText}`);
+  say(
+    `service: \`node ${[...SERVICE_NODE_FLAGS, SERVICE_ENTRY].join(' ')}\` as \`npm start\` runs it, with its defaults but ${settingsText}`,
+  );
   const service = await startServer(
     'service',
-    'dist/main.js',
+    SERVICE_ENTRY,
     [],
     {
       DATABASE_URL: url,

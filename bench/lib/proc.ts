@@ -21,12 +21,21 @@ export function spawnTs(
   });
 }
 
+const scripts = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+).scripts;
+
 /** The Node flags of `npm run cli` (its heap cap, package.json), so that commands run as users run them. */
-export const CLI_NODE_FLAGS: string[] = (
-  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { cli: string } }
-).scripts.cli
-  .split(' ')
-  .filter((f) => f.startsWith('--max-'));
+export const CLI_NODE_FLAGS: string[] = scripts.cli.split(' ').filter((f) => f.startsWith('--max-'));
+
+/** The service's entry as `npm start` runs it, and the Node flags it runs it with (package.json). */
+export const SERVICE_ENTRY = 'dist/main.js';
+export const SERVICE_NODE_FLAGS: string[] = scripts.start
+  .split('&&')
+  .at(-1)!
+  .trim()
+  .split(/\s+/)
+  .filter((f) => f.startsWith('--'));
 
 /** Compiles the service as `npm start` does; its entry is then `dist/main.js`. */
 export function buildService(): void {
@@ -77,7 +86,7 @@ export async function startServer(
   readyPath: string,
   timeoutMs = 120_000,
 ): Promise<Server> {
-  const child = spawnTs(script, args, env);
+  const child = spawnTs(script, args, env, script === SERVICE_ENTRY ? SERVICE_NODE_FLAGS : []);
   let errText = '';
   child.stderr!.on('data', (b: Buffer) => {
     errText += b.toString();
