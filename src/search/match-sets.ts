@@ -23,17 +23,21 @@ export function intersect(a: RowSet, b: RowSet): RowSet {
       if (b[lo] === x) out[n++] = x;
     }
   } else {
+    // Without branches on the comparisons: sets of like sizes interleave unpredictably, and a mispredicted
+    // branch a row made this merge up to twice as slow (bench/README.md, "A slower machine: where the
+    // varied mix's time goes").
+    const na = a.length;
+    const nb = b.length;
     let i = 0;
     let j = 0;
-    while (i < a.length && j < b.length) {
+    while (i < na && j < nb) {
       const x = a[i];
       const y = b[j];
-      if (x === y) {
-        out[n++] = x;
-        i++;
-        j++;
-      } else if (x < y) i++;
-      else j++;
+      // n <= i < na: the slot is in range, and kept only when x is in both.
+      out[n] = x;
+      n += +(x === y);
+      i += +(x <= y);
+      j += +(x >= y);
     }
   }
   return out.subarray(0, n);
