@@ -86,6 +86,9 @@ describe('compiled queries in PostgreSQL', () => {
     // an escaped tag stays a tag, whose letters PostgreSQL drops; an escaped & that starts no entity is a blank
     ['\\<b>java & go', "'java' & 'go'"],
     ['c\\&d | go', "'c' <-> 'd' | 'go'"],
+    // a term PostgreSQL finds empty beside a stop word in a phrase: the stop word's distance stays
+    ["(java) <-> (!'<->the of' & !'the of'<->kotlin)", "'java' <2> 'kotlin'"],
+    ["java <-> ('<->the of' & 'the'<->kotlin)", "'java' <2> 'kotlin'"],
   ];
   it.each(advanced)('advanced %j → %s', async (input, pgText) => {
     const res = await expectUsable(parseAdvancedQuery(input));

@@ -253,6 +253,13 @@ class Parser {
   }
 }
 
+/** Whether a term's lexeme is left for PostgreSQL to find (it may have none). */
+function hasUnknown(node: QueryNode): boolean {
+  if (node.kind === 'term') return node.lexeme === 'unknown';
+  if (node.kind === 'not') return hasUnknown(node.child);
+  return hasUnknown(node.left) || hasUnknown(node.right);
+}
+
 export function compileAdvancedQuery(input: string): string {
   const tokens = tokenize(codePoints(input));
   checkTermCount(tokens.reduce((n, t) => n + (t.kind === 'operand' ? t.words : 0), 0));
@@ -267,7 +274,10 @@ export function compileAdvancedQuery(input: string): string {
   }
   try {
     printQuery(worst);
-    return printQuery(sent);
+    // With a term of unknown lexeme the tree is sent whole: PostgreSQL removes what has no lexeme in one
+    // pass, as it does for the text typed. Stop words removed here first, and that term by PostgreSQL
+    // after, lost the distance a stop word adds ('java <-> (!x & the <-> kotlin)' is 'java' <2> 'kotlin').
+    return printQuery(hasUnknown(tree) ? tree : sent);
   } catch (err) {
     if (err instanceof DistanceTooLargeError) {
       throw new TextQueryError(
