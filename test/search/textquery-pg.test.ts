@@ -292,6 +292,16 @@ describe('deep and stacked queries never reach PostgreSQL as an error', () => {
     else expect(ours).toBeNull();
   });
 
+  it.each([16, 17, 40, 200])(
+    '%i stacked ! before a stop word, beside a term PostgreSQL may find empty',
+    async (n) => {
+      // Sent whole (a term of unknown lexeme), the stop word's negations reach PostgreSQL too.
+      const ours = tryParse(parseAdvancedQuery, `${'!'.repeat(n)}the & java & ..`);
+      if (n <= 16) await expectUsable(ours!);
+      else expect(ours).toBeNull();
+    },
+  );
+
   it('nested parentheses with negations: accepted ones are usable, the rest are a TextQueryError', async () => {
     const shapes = [
       `${'!('.repeat(40)}java${')'.repeat(40)}`,

@@ -264,20 +264,21 @@ export function compileAdvancedQuery(input: string): string {
   const tokens = tokenize(codePoints(input));
   checkTermCount(tokens.reduce((n, t) => n + (t.kind === 'operand' ? t.words : 0), 0));
   const tree = new Parser(tokens, input.includes('"')).parse();
-  // What we send keeps the terms of unknown lexeme; PostgreSQL may still drop them, so the caps hold for
-  // both trees.
+  // The caps hold for what we send and for the worst case PostgreSQL may arrive at (every term of unknown
+  // lexeme dropped too).
   const sent = removeEmptyTerms(tree, false);
   const worst = removeEmptyTerms(tree, true);
   if (!sent || !worst) throw new TextQueryError(NO_SEARCHABLE_TERM);
-  if (Math.max(stackedNots(sent), stackedNots(worst)) > MAX_STACKED_NOT) {
+  // With a term of unknown lexeme the tree is sent whole: PostgreSQL removes what has no lexeme in one
+  // pass, as it does for the text typed. Stop words removed here first, and that term by PostgreSQL
+  // after, lost the distance a stop word adds ('java <-> (!x & the <-> kotlin)' is 'java' <2> 'kotlin').
+  const out = hasUnknown(tree) ? tree : sent;
+  if (Math.max(stackedNots(out), stackedNots(worst)) > MAX_STACKED_NOT) {
     throw new TextQueryError(`Too many stacked "!": at most ${MAX_STACKED_NOT} negations in a row.`);
   }
   try {
     printQuery(worst);
-    // With a term of unknown lexeme the tree is sent whole: PostgreSQL removes what has no lexeme in one
-    // pass, as it does for the text typed. Stop words removed here first, and that term by PostgreSQL
-    // after, lost the distance a stop word adds ('java <-> (!x & the <-> kotlin)' is 'java' <2> 'kotlin').
-    return printQuery(hasUnknown(tree) ? tree : sent);
+    return printQuery(out);
   } catch (err) {
     if (err instanceof DistanceTooLargeError) {
       throw new TextQueryError(
