@@ -272,12 +272,14 @@ export function compileAdvancedQuery(input: string): string {
   // With a term of unknown lexeme the tree is sent whole: PostgreSQL removes what has no lexeme in one
   // pass, as it does for the text typed. Stop words removed here first, and that term by PostgreSQL
   // after, lost the distance a stop word adds ('java <-> (!x & the <-> kotlin)' is 'java' <2> 'kotlin').
+  // PostgreSQL may then arrive at `sent` itself (no such term empty), so every cap judges all three.
   const out = hasUnknown(tree) ? tree : sent;
-  if (Math.max(stackedNots(out), stackedNots(worst)) > MAX_STACKED_NOT) {
+  const trees = [sent, worst, out];
+  if (Math.max(...trees.map((t) => stackedNots(t))) > MAX_STACKED_NOT) {
     throw new TextQueryError(`Too many stacked "!": at most ${MAX_STACKED_NOT} negations in a row.`);
   }
   try {
-    printQuery(worst);
+    for (const t of trees) printQuery(t);
     return printQuery(out);
   } catch (err) {
     if (err instanceof DistanceTooLargeError) {
