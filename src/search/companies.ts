@@ -45,6 +45,13 @@ function pageKey(f: CompanyFilters, limit: number, offset: number): string {
   return `companies|${JSON.stringify(parts)}|${limit}|${offset}`;
 }
 
+/**
+ * pg_trgm narrows a name match only from a fragment of three characters; a shorter one makes its index
+ * scan every entry, slower than reading the rows (docs/decisions.md, "Company search reads its matches
+ * once").
+ */
+const TRIGRAM = 3;
+
 /** One statement, so one snapshot: the page, its total and the data version they were read at. */
 async function readCompanies(
   pool: pg.Pool,
@@ -53,7 +60,10 @@ async function readCompanies(
   offset: number,
 ): Promise<{ version: number; value: SearchPage }> {
   const w: Sql[] = [];
-  if (f.q) w.push(sql`lower(c.name) LIKE ${`%${likeEscape(f.q.toLowerCase())}%`}`);
+  if (f.q) {
+    const name = [...f.q].length >= TRIGRAM ? raw('lower(c.name)') : raw("(lower(c.name) || '')");
+    w.push(sql`${name} LIKE ${`%${likeEscape(f.q.toLowerCase())}%`}`);
+  }
   if (f.industry) w.push(sql`c.industry_key = ANY(${f.industry}::text[])`);
   if (f.country) w.push(sql`c.hq_country = ANY(${f.country}::text[])`);
   if (f.size) w.push(sql`c.size_range = ANY(${f.size}::text[])`);
@@ -62,7 +72,16 @@ async function readCompanies(
   if (f.has_jobs === true) w.push(sql`c.jobs_count > 0`);
   if (f.has_jobs === false) w.push(sql`c.jobs_count = 0`);
   const where = and(w);
-  const { rows } = await pool.query(sql`
+  // A name match reads its matching rows once for both the page and the total; without one, the page
+  // walks the sort order's index and stops at its last row.
+  const statement = f.q
+    ? sql`
+    WITH m AS MATERIALIZED (SELECT c.slug, c.remco, c.followers FROM companies c WHERE ${where}),
+    page AS (SELECT m.* FROM m ORDER BY m.remco DESC, m.followers DESC, m.slug LIMIT ${limit} OFFSET ${offset})
+    SELECT (SELECT count(*) FROM m) AS total, ${raw(VERSION_SQL)} AS version, page.slug, c.profile_json
+    FROM (SELECT 1) AS one LEFT JOIN (page JOIN companies c ON c.slug = page.slug) ON true
+    ORDER BY page.remco DESC, page.followers DESC, page.slug`
+    : sql`
     WITH page AS (
       SELECT c.slug, c.profile_json, c.remco, c.followers FROM companies c WHERE ${where}
       ORDER BY c.remco DESC, c.followers DESC, c.slug
@@ -70,7 +89,8 @@ async function readCompanies(
     )
     SELECT (SELECT count(*) FROM companies c WHERE ${where}) AS total, ${raw(VERSION_SQL)} AS version, page.*
     FROM (SELECT 1) AS one LEFT JOIN page ON true
-    ORDER BY page.remco DESC, page.followers DESC, page.slug`);
+    ORDER BY page.remco DESC, page.followers DESC, page.slug`;
+  const { rows } = await pool.query(statement);
   const profiles = rows.filter((r) => r.slug !== null).map((r) => r.profile_json);
   return {
     version: Number(rows[0].version),

@@ -103,6 +103,21 @@ describe('GET /v1/companies filters (exact slugs, fixed order)', () => {
     expect(past).toEqual({ data: [], total: 8, limit: 50, offset: 100000 });
   });
 
+  // Fragments shorter than a trigram and longer ones take different scans; both page the same order.
+  for (const frag of ['e', 'ac', 'acm', 'OUD']) {
+    it(`offset and limit page a name match (q=${frag})`, async () => {
+      const all = await slugs(`q=${frag}`);
+      expect(all.length).toBeGreaterThan(0);
+      const paged: string[] = [];
+      for (let offset = 0; offset < all.length + 2; offset += 2) {
+        const { body } = await f.json(`/v1/companies?q=${frag}&limit=2&offset=${offset}`);
+        expect(body).toMatchObject({ total: all.length, limit: 2, offset });
+        paged.push(...body.data.map((c: { slug: string }) => c.slug));
+      }
+      expect(paged).toEqual(all);
+    });
+  }
+
   it('jobs_count counts live jobs only: expired and folded duplicates do not count', async () => {
     const { body } = await f.json('/v1/companies?limit=200');
     const counts = Object.fromEntries(
