@@ -14,6 +14,7 @@ export interface MatchRow {
   collapse_key: string;
   remote: boolean;
   has_salary: boolean;
+  visa_sponsorship: boolean;
   salary_annual_min: number | null;
   salary_annual_max: number | null;
   /** title_tsv in its text form. */
@@ -93,7 +94,7 @@ function rowColumns(own: HeldColumn[]): string {
   return `j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us,
              (extract(epoch FROM j.created_at) * 1000000)::bigint::text AS created_us,
              (extract(epoch FROM j.expired_at) * 1000000)::bigint::text AS expired_us, j.collapse_key,
-             j.remote, j.has_salary, j.salary_annual_min, j.salary_annual_max, j.company_slug, j.posted_at,
+             j.remote, j.has_salary, j.visa_sponsorship, j.salary_annual_min, j.salary_annual_max, j.company_slug, j.posted_at,
              j.title_tsv::text AS title_tsv, strip(j.text_tsv)::text AS words${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.name}`)}`).join('')}`;
 }
 
@@ -115,6 +116,7 @@ function matchRow(
     collapse_key: r.collapse_key as string,
     remote: r.remote as boolean,
     has_salary: r.has_salary as boolean,
+    visa_sponsorship: r.visa_sponsorship as boolean,
     salary_annual_min: r.salary_annual_min as number | null,
     salary_annual_max: r.salary_annual_max as number | null,
     title_tsv: r.title_tsv as string,

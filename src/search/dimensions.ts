@@ -258,6 +258,7 @@ export const DIMENSIONS: readonly Dimension[] = [
     name: 'visa_sponsorship',
     filter: 'visa_sponsorship',
     where: (v: 'only' | 'exclude') => (v === 'only' ? sql`j.visa_sponsorship` : sql`NOT j.visa_sponsorship`),
+    index: 'own',
   },
   { name: 'has_salary', filter: 'has_salary', column: 'has_salary', index: 'own' },
   {

@@ -81,6 +81,7 @@ export function holds(f: JobFilters): boolean {
 
 const REMOTE = 1;
 const HAS_SALARY = 2;
+const VISA = 4;
 /** A position packs with its lexeme's number: lexeme * POS_SPAN + position (shifts and masks read it). */
 const POS_BITS = 10;
 export const POS_SPAN = 1 << POS_BITS;
@@ -170,7 +171,9 @@ export class MatchIndexBuilder {
       this.groupOf.set(r.collapse_key, g);
     }
     this.groups.push(g);
-    this.flags.push((r.remote ? REMOTE : 0) | (r.has_salary ? HAS_SALARY : 0));
+    this.flags.push(
+      (r.remote ? REMOTE : 0) | (r.has_salary ? HAS_SALARY : 0) | (r.visa_sponsorship ? VISA : 0),
+    );
     this.salMin.push(salary(r.salary_annual_min));
     this.salMax.push(salary(r.salary_annual_max));
     for (let i = 0; i < HELD_SETS.length; i++) {
@@ -537,6 +540,7 @@ export class MatchIndex {
     const perRow =
       f.remote !== undefined ||
       f.has_salary !== undefined ||
+      f.visa_sponsorship !== undefined ||
       f.salary_gte !== undefined ||
       f.salary_lte !== undefined ||
       TESTED_CODES.some((d) => f[d.filter!] !== undefined);
@@ -909,8 +913,14 @@ export class MatchIndex {
   private keep(rows: RowSet | undefined, f: JobFilters, gone = false): RowSet {
     const { flags, salMin, salMax } = this.p;
     const dead = this.deadCount ? this.dead : undefined;
-    const remote = f.remote === undefined ? -1 : f.remote ? REMOTE : 0;
-    const hasSalary = f.has_salary === undefined ? -1 : f.has_salary ? HAS_SALARY : 0;
+    // The flags a filter fixes (mask) and the values it wants of them, tested in one step.
+    let mask = 0;
+    let want = 0;
+    if (f.remote !== undefined) [mask, want] = [mask | REMOTE, want | (f.remote ? REMOTE : 0)];
+    if (f.has_salary !== undefined)
+      [mask, want] = [mask | HAS_SALARY, want | (f.has_salary ? HAS_SALARY : 0)];
+    if (f.visa_sponsorship !== undefined)
+      [mask, want] = [mask | VISA, want | (f.visa_sponsorship === 'only' ? VISA : 0)];
     const gte = f.salary_gte;
     const lte = f.salary_lte;
     // A code column tested against the wanted codes; no value (0) is never wanted, so a company filter
@@ -921,8 +931,7 @@ export class MatchIndex {
       const column = this.p.codes[d.name];
       if (values) codes.push({ rows: column.rows, want: wanted(column.values, values) });
     }
-    const tested =
-      gone || dead || remote >= 0 || hasSalary >= 0 || gte !== undefined || lte !== undefined || codes.length;
+    const tested = gone || dead || mask || gte !== undefined || lte !== undefined || codes.length;
     if (!tested) return rows ?? this.everyRow();
     const n = rows ? rows.length : this.p.ids.length;
     // One buffer of a row each, reused: a new one per request (4 MB at a million rows) is memory the
@@ -936,8 +945,7 @@ export class MatchIndex {
       // Asked for gone rows, it is given only those; the live ones are those not dead.
       if (!gone && dead?.[r]) continue;
       const fl = flags[r];
-      if (remote >= 0 && (fl & REMOTE) !== remote) continue;
-      if (hasSalary >= 0 && (fl & HAS_SALARY) !== hasSalary) continue;
+      if ((fl & mask) !== want) continue;
       if (gte !== undefined && !((fl & HAS_SALARY) !== 0 && salMax[r] >= gte)) continue;
       if (lte !== undefined && !((fl & HAS_SALARY) !== 0 && salMin[r] <= lte)) continue;
       for (let t = 0; t < tests; t++) if (!codes[t].want[codes[t].rows[r]]) continue nextRow;
@@ -1762,6 +1770,7 @@ function salaryOnly(f: JobFilters): boolean {
   return (
     (f.salary_gte !== undefined || f.salary_lte !== undefined) &&
     f.remote === undefined &&
+    f.visa_sponsorship === undefined &&
     f.has_salary !== false &&
     TESTED_CODES.every((d) => f[d.filter!] === undefined)
   );
@@ -1835,9 +1844,9 @@ function codeRows(codes: Codes, max: number): CodeRows {
  * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at; 5: the
  * description lexemes; 6: the rows of every description lexeme; 7: a dimension's and the title lexemes' rare
  * values packed, the lexemes' numbers saved, the expiries of the gone rows only; 8: ids as a code of their source part
- * and the rest).
+ * and the rest; 9: the visa sponsorship flag).
  */
-export const FORMAT = 8;
+export const FORMAT = 9;
 
 /** A dimension's ValueSets as saved: its values, and the columns of its arrays. */
 interface SavedValueSets {

@@ -1,5 +1,5 @@
 // The in-memory match index answers exactly what PostgreSQL answers: for random requests over generated
-// data (countries, skills, taxonomies, every other dimension it holds, remote, salary bounds, company
+// data (countries, skills, taxonomies, every other dimension it holds, remote, visa, salary bounds, company
 // industry and size, title queries in both syntaxes, collapse, offsets), the page, total and cursor of a search with the index are the same
 // bytes as without it, and so is every count.
 import { rm } from 'node:fs/promises';
@@ -246,6 +246,7 @@ function filtersArb(): fc.Arbitrary<JobFilters> {
     taxonomies: sub(() => values.taxonomies),
     remote: fc.boolean(),
     has_salary: fc.boolean(),
+    visa_sponsorship: fc.constantFrom('only', 'exclude'),
     salary_gte: fc.oneof(fc.constantFrom(...values.salaries), fc.integer({ min: 0, max: 400_000 })),
     salary_lte: fc.oneof(fc.constantFrom(...values.salaries), fc.integer({ min: 0, max: 400_000 })),
     company_industry: sub(() => values.industries),
@@ -1602,6 +1603,7 @@ describe('salary bounds kept in 32 bits only where exact', () => {
     collapse_key: `k${i}`,
     remote: false,
     has_salary: true,
+    visa_sponsorship: false,
     salary_annual_min: min,
     salary_annual_max: max,
     title_tsv: '',
