@@ -82,6 +82,20 @@ export function holds(f: JobFilters): boolean {
 const REMOTE = 1;
 const HAS_SALARY = 2;
 const VISA = 4;
+
+/** The flags a request fixes (`mask`) and the values it wants of them: every flag filter, tested in one step. */
+function flagTest(f: JobFilters): { mask: number; want: number } {
+  let mask = 0;
+  let want = 0;
+  const fix = (bit: number, on: boolean) => {
+    mask |= bit;
+    if (on) want |= bit;
+  };
+  if (f.remote !== undefined) fix(REMOTE, f.remote);
+  if (f.has_salary !== undefined) fix(HAS_SALARY, f.has_salary);
+  if (f.visa_sponsorship !== undefined) fix(VISA, f.visa_sponsorship === 'only');
+  return { mask, want };
+}
 /** A position packs with its lexeme's number: lexeme * POS_SPAN + position (shifts and masks read it). */
 const POS_BITS = 10;
 export const POS_SPAN = 1 << POS_BITS;
@@ -538,9 +552,7 @@ export class MatchIndex {
     const c = this.candidates(req);
     if (!c) return undefined;
     const perRow =
-      f.remote !== undefined ||
-      f.has_salary !== undefined ||
-      f.visa_sponsorship !== undefined ||
+      flagTest(f).mask !== 0 ||
       f.salary_gte !== undefined ||
       f.salary_lte !== undefined ||
       TESTED_CODES.some((d) => f[d.filter!] !== undefined);
@@ -913,14 +925,7 @@ export class MatchIndex {
   private keep(rows: RowSet | undefined, f: JobFilters, gone = false): RowSet {
     const { flags, salMin, salMax } = this.p;
     const dead = this.deadCount ? this.dead : undefined;
-    // The flags a filter fixes (mask) and the values it wants of them, tested in one step.
-    let mask = 0;
-    let want = 0;
-    if (f.remote !== undefined) [mask, want] = [mask | REMOTE, want | (f.remote ? REMOTE : 0)];
-    if (f.has_salary !== undefined)
-      [mask, want] = [mask | HAS_SALARY, want | (f.has_salary ? HAS_SALARY : 0)];
-    if (f.visa_sponsorship !== undefined)
-      [mask, want] = [mask | VISA, want | (f.visa_sponsorship === 'only' ? VISA : 0)];
+    const { mask, want } = flagTest(f);
     const gte = f.salary_gte;
     const lte = f.salary_lte;
     // A code column tested against the wanted codes; no value (0) is never wanted, so a company filter
@@ -1769,8 +1774,7 @@ function firstAtLeast(sorted: Floats, x: number): number {
 function salaryOnly(f: JobFilters): boolean {
   return (
     (f.salary_gte !== undefined || f.salary_lte !== undefined) &&
-    f.remote === undefined &&
-    f.visa_sponsorship === undefined &&
+    (flagTest(f).mask & ~HAS_SALARY) === 0 &&
     f.has_salary !== false &&
     TESTED_CODES.every((d) => f[d.filter!] === undefined)
   );
