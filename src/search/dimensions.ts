@@ -2,9 +2,9 @@
 // which kept total (value_totals) answers one value of it, and how the match index holds it; the SQL
 // condition (filters.ts), the value totals (value-totals.ts), the filters the match index holds, its
 // builder, its saved file and the rows it reads (match-index.ts, db/match-rows.ts) all derive from this
-// list, and a facet is a count per value of a declared dimension. Text searches and the organization
-// name are not dimensions: filters.ts writes them.
-import { raw, type Sql, sql } from './sql.ts';
+// list, and a facet is a count per value of a declared dimension. Text searches are not dimensions:
+// filters.ts writes them.
+import { likeEscape, raw, type Sql, sql } from './sql.ts';
 
 export interface JobFilters {
   title?: string; // tsquery text
@@ -77,6 +77,13 @@ export interface Dimension {
   totals?: string;
   /** How the match index holds it (absent: it does not, and a request filtering on it is PostgreSQL's). */
   index?: Holding;
+  /**
+   * Held as codes but not matched against the values as stored: which stored values the filter accepts
+   * (the index tests the codes of those). Its `where` is then the same test in SQL.
+   */
+  accepts?: (v: never) => (stored: string) => boolean;
+  /** Held as codes: the code column it tests is another dimension's (which reads the column). */
+  codesOf?: string;
   /** A facet's label beside each value, a column of the company (company: its name). */
   label?: string;
   /** job_texts keeps it beside the description vector (the countries, its one such column): a
@@ -99,7 +106,7 @@ const sourceSlugs = (given: string[]) =>
   sql`ARRAY(SELECT s.slug FROM sources s WHERE s.slug = ANY(${given}::text[]) OR s.legacy_slug = ANY(${given}::text[]))`;
 
 /**
- * Every filter but the text searches and the organization name, in the order their conditions are
+ * Every filter but the text searches, in the order their conditions are
  * written: PostgreSQL tests a row's conditions of equal cost in that order (company filters go into one
  * look-up of the company, written after the row's own conditions; filters.ts).
  */
@@ -295,6 +302,30 @@ export const DIMENSIONS: readonly Dimension[] = [
     where: (v: string[]) => sql`NOT (j.source = ANY(${sourceSlugs(v)}))`,
   },
   { name: 'source_type', facet: true, filter: 'source_type', column: 'source_type', index: 'codes' },
+  // The name the posting gives its employer, lower-cased (org_key), verified profile or not: a substring
+  // of it, or none of the names excluded, tested on one code column.
+  {
+    name: 'organization',
+    filter: 'organization',
+    column: 'org_key',
+    where: (v: string) => sql`j.org_key LIKE ${`%${likeEscape(v.toLowerCase())}%`}`,
+    accepts: (v: string) => {
+      const part = v.toLowerCase();
+      return (stored) => stored.includes(part);
+    },
+    index: 'codes',
+  },
+  {
+    name: 'exclude_organization',
+    filter: 'exclude_organization',
+    where: (v: string[]) => sql`NOT (j.org_key = ANY(${v}::text[]))`,
+    accepts: (v: string[]) => {
+      const names = new Set(v);
+      return (stored) => !names.has(stored);
+    },
+    index: 'codes',
+    codesOf: 'organization',
+  },
   // The employer's verified profile, by slug (an unresolved employer has none): a facet labelled with the
   // company's name; no filter.
   { name: 'company', facet: true, column: 'slug', company: true, label: 'name', index: 'codes' },
@@ -333,11 +364,13 @@ export function dimensionWhere(d: Dimension, v: unknown): Sql {
 }
 
 /**
- * Whether the match index tests this filter: held by code of its own, or its values kept and compared as
- * stored (a condition of its own, as source's legacy slugs, needs PostgreSQL).
+ * Whether the match index tests this filter: held by code of its own, its values kept and compared as
+ * stored, or the stored values it accepts stated (a condition of its own without them, as source's
+ * legacy slugs, needs PostgreSQL).
  */
 export const filteredByIndex = (d: Dimension): boolean =>
-  d.filter !== undefined && (d.index === 'own' || (d.index !== undefined && !d.where));
+  d.filter !== undefined &&
+  (d.index === 'own' || (d.index !== undefined && (!d.where || d.accepts !== undefined)));
 
 /** The dimensions whose values the match index keeps, by how: built, saved and read generically. */
 /** How a row holds a facet's values: one value or none, a list of values, or a flag never missing. */
@@ -381,4 +414,5 @@ export const INDEXED_FACETS = new Set(
 );
 
 export const HELD_SETS = DIMENSIONS.filter((d) => d.index === 'sets');
-export const HELD_CODES = DIMENSIONS.filter((d) => d.index === 'codes');
+/** The code columns the index reads, one per dimension held as codes that does not test another's. */
+export const HELD_CODES = DIMENSIONS.filter((d) => d.index === 'codes' && !d.codesOf);

@@ -2,7 +2,7 @@
 // `jobs j` that every statement of the request reuses.
 import { JobState } from '../model/job-state.ts';
 import { DIMENSIONS, dimensionWhere, type JobFilters } from './dimensions.ts';
-import { and, likeEscape, raw, type Sql, sql, stateIs } from './sql.ts';
+import { and, raw, type Sql, sql, stateIs } from './sql.ts';
 
 export { type JobFilters, timeFrameStart, timeFrameStartMs } from './dimensions.ts';
 
@@ -43,8 +43,6 @@ export function compileFilters(f: JobFilters, opts: CompileOptions = {}): Sql {
       if (f.description_advanced) late.push(sql`j.text_tsv @@ to_tsquery(${TS}, ${f.description_advanced})`);
     } else late.push(sql`j.id IN (SELECT t.id FROM job_texts_ids(${textArgs(f)}) AS t(id))`);
   }
-  if (f.organization) late.push(sql`j.org_key LIKE ${`%${likeEscape(f.organization.toLowerCase())}%`}`);
-  if (f.exclude_organization) late.push(sql`NOT (j.org_key = ANY(${f.exclude_organization}::text[]))`);
 
   // Company filters match the verified profile only: an unresolved employer never matches.
   const company: Sql[] = [];

@@ -65,7 +65,7 @@ const WORDS_ONLY = new Set(['description', 'description_advanced']);
 
 /** The filters on values the index keeps: the sets it intersects, the codes it tests row by row. */
 const TESTED_SETS = HELD_SETS.filter(filteredByIndex);
-const TESTED_CODES = HELD_CODES.filter(filteredByIndex);
+const TESTED_CODES = DIMENSIONS.filter((d) => d.index === 'codes' && filteredByIndex(d));
 
 /** Whether the index can answer a request with these filters (its text queries aside). */
 export function holds(f: JobFilters): boolean {
@@ -932,9 +932,13 @@ export class MatchIndex {
     // matches the verified profile only, as in PostgreSQL.
     const codes: { rows: Codes; want: Uint8Array }[] = [];
     for (const d of TESTED_CODES) {
-      const values = f[d.filter!] as string[] | undefined;
-      const column = this.p.codes[d.name];
-      if (values) codes.push({ rows: column.rows, want: wanted(column.values, values) });
+      const v = f[d.filter!];
+      if (v === undefined) continue;
+      const column = this.p.codes[d.codesOf ?? d.name];
+      const want = d.accepts
+        ? accepted(column.values, d.accepts(v as never))
+        : wanted(column.values, v as string[]);
+      codes.push({ rows: column.rows, want });
     }
     const tested = gone || dead || mask || gte !== undefined || lte !== undefined || codes.length;
     if (!tested) return rows ?? this.everyRow();
@@ -1795,6 +1799,13 @@ function wanted(known: Map<string, number>, values: string[]): Uint8Array {
   return t;
 }
 
+/** A table by code: 1 for the codes of the values `accepts` takes (0, no value, is never wanted). */
+function accepted(known: Map<string, number>, accepts: (stored: string) => boolean): Uint8Array {
+  const t = new Uint8Array(known.size + 1);
+  for (const [v, c] of known) if (accepts(v)) t[c] = 1;
+  return t;
+}
+
 /** Rows per block of a RowStarts: 2^4. */
 const ROW_BLOCK = 4;
 
@@ -1850,7 +1861,7 @@ function codeRows(codes: Codes, max: number): CodeRows {
  * values packed, the lexemes' numbers saved, the expiries of the gone rows only; 8: ids as a code of their source part
  * and the rest; 9: the visa sponsorship flag).
  */
-export const FORMAT = 9;
+export const FORMAT = 10;
 
 /** A dimension's ValueSets as saved: its values, and the columns of its arrays. */
 interface SavedValueSets {

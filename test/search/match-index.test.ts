@@ -55,6 +55,8 @@ const values = {
   descWords: [] as string[],
   /** Values of the other dimensions the index holds (dimensions.ts), by filter. */
   dims: {} as Record<string, string[]>,
+  /** The employer names of live postings as kept (org_key: lower-cased), LIKE's wildcards among them. */
+  orgs: [] as string[],
 };
 
 /** The other held dimensions' filters and columns: lists, then single values. */
@@ -92,6 +94,10 @@ beforeAll(async () => {
   );
   await db.write.query(
     `UPDATE jobs SET posted_at = '2026-05-20T00:00:00Z' WHERE id IN (SELECT id FROM jobs ORDER BY id LIMIT 40)`,
+  );
+  // Employer names with LIKE's wildcards in them, which the organization filter takes as plain characters.
+  await db.write.query(
+    `UPDATE jobs SET org_key = 'under_score 50% straße' WHERE id IN (SELECT id FROM jobs ORDER BY id LIMIT 4 OFFSET 50)`,
   );
   await db.write.query('UPDATE data_version SET version = version + 1');
   const q = async (text: string) => (await db.write.query<{ v: string }>(text)).rows.map((r) => r.v);
@@ -134,6 +140,10 @@ beforeAll(async () => {
     values.dims[filter] = await q(
       `SELECT DISTINCT ${column} AS v FROM jobs WHERE state = 0 AND ${column} IS NOT NULL ORDER BY 1 LIMIT 12`,
     );
+  values.orgs = await q(
+    `SELECT v FROM (SELECT org_key AS v FROM jobs WHERE state = 0 GROUP BY org_key ORDER BY count(*) DESC, org_key LIMIT 12) o
+      UNION SELECT 'under_score 50% straße'`,
+  );
   const lexemes = await q(
     `SELECT word AS v FROM ts_stat('SELECT text_tsv FROM job_texts') WHERE word ~ '^[a-z]{3,}$' ORDER BY ndoc DESC, word`,
   );
@@ -250,6 +260,17 @@ function filtersArb(): fc.Arbitrary<JobFilters> {
     salary_gte: fc.oneof(fc.constantFrom(...values.salaries), fc.integer({ min: 0, max: 400_000 })),
     salary_lte: fc.oneof(fc.constantFrom(...values.salaries), fc.integer({ min: 0, max: 400_000 })),
     company_industry: sub(() => values.industries),
+    // A substring of an employer's name in any case, a wildcard of LIKE, or nothing any name holds.
+    organization: fc.oneof(
+      fc
+        .tuple(fc.constantFrom(...values.orgs), fc.nat(), fc.integer({ min: 1, max: 6 }), fc.boolean())
+        .map(([name, at, len, upper]) => {
+          const part = name.slice(at % name.length, (at % name.length) + len);
+          return upper ? part.toUpperCase() : part;
+        }),
+      fc.constantFrom('%', '_', '50%', 'e_s', 'STRASSE', 'Straße', 'zzqx'),
+    ),
+    exclude_organization: sub(() => [...values.orgs, 'zz']),
     company_size: sub(() => values.sizes),
     ...Object.fromEntries(
       [...Object.keys(LISTS), ...Object.keys(SINGLES)].map((k) => [k, sub(() => [...values.dims[k], 'zz'])]),
@@ -746,7 +767,13 @@ describe('the match index', () => {
       await match.ask({ version: version + 1, filters: {}, collapse: false, offset: 0, limit: 1 }),
     ).toBeUndefined();
     expect(
-      await match.ask({ version, filters: { organization: 'a' }, collapse: false, offset: 0, limit: 1 }),
+      await match.ask({
+        version,
+        filters: { created_gte: '2026-01-01T00:00:00Z' },
+        collapse: false,
+        offset: 0,
+        limit: 1,
+      }),
     ).toBeUndefined();
     // A description phrase: no positions are kept of descriptions.
     const phrase = `'${values.descWords[0]}' <-> '${values.descWords[1]}'`;
