@@ -79,16 +79,30 @@ export interface Dimension {
   index?: Holding;
   /**
    * Held as codes but not matched against the values as stored: which stored values the filter accepts
-   * (the index tests the codes of those). Its `where` is then the same test in SQL.
+   * (the index tests the codes of those). Its `where` (or its column against the values) is the same
+   * test in SQL.
    */
-  accepts?: (v: never) => (stored: string) => boolean;
-  /** Held as codes: the code column it tests is another dimension's (which reads the column). */
+  accepts?: (v: never) => (stored: Fact) => boolean;
+  /**
+   * Held as codes: the code column it tests is another dimension's. With a `column` of its own, that
+   * column is a fact of the thing each code names (a company's figures, by the company code), read once
+   * per code and tested per code; without one, the other dimension's values are tested.
+   */
   codesOf?: string;
   /** A facet's label beside each value, a column of the company (company: its name). */
   label?: string;
   /** job_texts keeps it beside the description vector (the countries, its one such column): a
    * description search filtered on nothing but such dimensions is counted there (filters.ts, textCount). */
   texts?: boolean;
+}
+
+/** A value as PostgreSQL gives it: text, a number (bigint as text), or none. */
+export type Fact = string | number | null;
+
+/** Accepts a value among the given ones (a list filter on a fact: `= ANY`). */
+function oneOf(v: string[]): (x: Fact) => boolean {
+  const given = new Set(v);
+  return (x) => typeof x === 'string' && given.has(x);
 }
 
 /** Where a `time_frame` window starts, in ms since the epoch: every statement and the index take it. */
@@ -127,32 +141,67 @@ export const DIMENSIONS: readonly Dimension[] = [
     company: true,
     index: 'codes',
   },
+  // A company's own figures, held beside its code (a fact of the company code column): a bound or a list
+  // tested once per company, then per row through the row's company code. Bigint funding read as a
+  // double stays on the same side of any bound the filter takes (at most 1e15 < 2^53).
   {
     name: 'employee_count_gte',
     filter: 'employee_count_gte',
     company: true,
+    column: 'employee_count',
     where: (v: number) => sql`c.employee_count >= ${v}`,
+    accepts: (v: number) => (x) => x !== null && Number(x) >= v,
+    index: 'codes',
+    codesOf: 'company',
   },
   {
     name: 'employee_count_lt',
     filter: 'employee_count_lt',
     company: true,
+    column: 'employee_count',
     where: (v: number) => sql`c.employee_count < ${v}`,
+    accepts: (v: number) => (x) => x !== null && Number(x) < v,
+    index: 'codes',
+    codesOf: 'company',
   },
   {
     name: 'funding_gte',
     filter: 'funding_gte',
     company: true,
+    column: 'total_funding',
     where: (v: number) => sql`c.total_funding >= ${v}`,
+    accepts: (v: number) => (x) => x !== null && Number(x) >= v,
+    index: 'codes',
+    codesOf: 'company',
   },
   {
     name: 'funding_lt',
     filter: 'funding_lt',
     company: true,
+    column: 'total_funding',
     where: (v: number) => sql`c.total_funding < ${v}`,
+    accepts: (v: number) => (x) => x !== null && Number(x) < v,
+    index: 'codes',
+    codesOf: 'company',
   },
-  { name: 'company_country', filter: 'company_country', column: 'hq_country', company: true },
-  { name: 'domain', filter: 'domain', column: 'domain', company: true },
+  {
+    name: 'company_country',
+    filter: 'company_country',
+    column: 'hq_country',
+    company: true,
+    accepts: oneOf,
+    index: 'codes',
+    codesOf: 'company',
+  },
+  {
+    name: 'domain',
+    filter: 'domain',
+    column: 'domain',
+    company: true,
+    accepts: oneOf,
+    index: 'codes',
+    codesOf: 'company',
+  },
   {
     name: 'country',
     facet: true,
@@ -311,7 +360,7 @@ export const DIMENSIONS: readonly Dimension[] = [
     where: (v: string) => sql`j.org_key LIKE ${`%${likeEscape(v.toLowerCase())}%`}`,
     accepts: (v: string) => {
       const part = v.toLowerCase();
-      return (stored) => stored.includes(part);
+      return (stored) => typeof stored === 'string' && stored.includes(part);
     },
     index: 'codes',
   },
@@ -320,8 +369,8 @@ export const DIMENSIONS: readonly Dimension[] = [
     filter: 'exclude_organization',
     where: (v: string[]) => sql`NOT (j.org_key = ANY(${v}::text[]))`,
     accepts: (v: string[]) => {
-      const names = new Set(v);
-      return (stored) => !names.has(stored);
+      const names = new Set<Fact>(v);
+      return (stored) => stored !== null && !names.has(stored);
     },
     index: 'codes',
     codesOf: 'organization',
@@ -416,3 +465,16 @@ export const INDEXED_FACETS = new Set(
 export const HELD_SETS = DIMENSIONS.filter((d) => d.index === 'sets');
 /** The code columns the index reads, one per dimension held as codes that does not test another's. */
 export const HELD_CODES = DIMENSIONS.filter((d) => d.index === 'codes' && !d.codesOf);
+
+/** Where a row's values hold a fact (MatchRow.values), and a code column's facts hold it: `of.column`. */
+export const factKey = (f: { of: string; column: string }): string => `${f.of}.${f.column}`;
+
+/** The facts the index reads of the things codes name: per code column, its fact columns (once each). */
+export const HELD_FACTS: readonly { of: string; column: string; company?: boolean }[] = [
+  ...new Map(
+    DIMENSIONS.filter((d) => d.index === 'codes' && d.codesOf && d.column).map((d) => [
+      `${d.codesOf}.${d.column}`,
+      { of: d.codesOf!, column: d.column!, company: d.company },
+    ]),
+  ).values(),
+];

@@ -9,8 +9,11 @@
 // Requests with other filters are answered by PostgreSQL as before.
 import {
   DIMENSIONS,
+  type Fact,
+  factKey,
   filteredByIndex,
   HELD_CODES,
+  HELD_FACTS,
   HELD_SETS,
   INDEXED_FACETS,
   type JobFilters,
@@ -150,6 +153,8 @@ export class MatchIndexBuilder {
   private none = HELD_SETS.map(() => new RowList());
   /** Per dimension held as codes (HELD_CODES' order): a code per row, and the code of each value. */
   private codes = HELD_CODES.map(() => ({ rows: new RowList(), values: new Map<string, number>() }));
+  /** Per fact (HELD_FACTS' order): its code column, and the fact of what each code names, by code. */
+  private facts = HELD_FACTS.map((f) => ({ ...f, at: codeColumn(f.of), byCode: [null] as Fact[] }));
   private lexemes = new Map<string, { n: number; rows: RowList }>();
   private positions = new RowList();
   private positionsAt = new RowList();
@@ -198,6 +203,10 @@ export class MatchIndexBuilder {
     for (let i = 0; i < HELD_CODES.length; i++) {
       const c = this.codes[i];
       c.rows.push(code(c.values, r.values[HELD_CODES[i].name] as string | null | undefined));
+    }
+    for (const f of this.facts) {
+      const c = this.codes[f.at].rows.last();
+      if (c > 0) f.byCode[c] = (r.values[factKey(f)] as Fact | undefined) ?? null;
     }
     const title = parseTsVector(r.title_tsv);
     if (!title) this.text = false;
@@ -261,7 +270,12 @@ export class MatchIndexBuilder {
       codes: Object.fromEntries(
         HELD_CODES.map((d, i) => {
           const c = this.codes[i];
-          return [d.name, { rows: narrowCodes(c.rows.done(), c.values.size), values: c.values }];
+          const of = this.facts.filter((f) => f.of === d.name);
+          const facts = of.length ? Object.fromEntries(of.map((f) => [f.column, f.byCode])) : undefined;
+          return [
+            d.name,
+            { rows: narrowCodes(c.rows.done(), c.values.size), values: c.values, ...(facts && { facts }) },
+          ];
         }),
       ),
       lexemes: this.text ? lexemes : undefined,
@@ -288,6 +302,13 @@ export class MatchIndexBuilder {
 function salary(x: number | null): number {
   if (x === null) return NaN;
   return Number.isNaN(x) ? Infinity : x;
+}
+
+/** Where the builder keeps the code column of that name (HELD_CODES' order). */
+function codeColumn(name: string): number {
+  const i = HELD_CODES.findIndex((d) => d.name === name);
+  if (i < 0) throw new Error(`match index: no code column ${name}`);
+  return i;
 }
 
 function code(codes: Map<string, number>, value: string | null | undefined): number {
@@ -352,6 +373,8 @@ export interface CodeColumn {
   rows: Codes;
   /** The code of each value, from 1. */
   values: Map<string, number>;
+  /** Facts of what each code names (a company's figures), by column, then by code (HELD_FACTS). */
+  facts?: Record<string, Fact[]>;
 }
 
 /** The counts of one facet: its values with their matches (most first), how many have any, and none. */
@@ -708,7 +731,7 @@ export class MatchIndex {
     };
     for (const d of TESTED_CODES) {
       const values = f[d.filter!] as string[] | undefined;
-      if (d.company && values?.length === 1) take(this.withCode(d.name, values[0]));
+      if (d.company && !d.codesOf && values?.length === 1) take(this.withCode(d.name, values[0]));
     }
     if (f.has_salary === true || f.salary_gte !== undefined || f.salary_lte !== undefined)
       take(this.salaried());
@@ -935,9 +958,11 @@ export class MatchIndex {
       const v = f[d.filter!];
       if (v === undefined) continue;
       const column = this.p.codes[d.codesOf ?? d.name];
-      const want = d.accepts
-        ? accepted(column.values, d.accepts(v as never))
-        : wanted(column.values, v as string[]);
+      const want = !d.accepts
+        ? wanted(column.values, v as string[])
+        : d.codesOf && d.column
+          ? acceptedFacts(column.facts?.[d.column] ?? [], d.accepts(v as never))
+          : accepted(column.values, d.accepts(v as never));
       codes.push({ rows: column.rows, want });
     }
     const tested = gone || dead || mask || gte !== undefined || lte !== undefined || codes.length;
@@ -1806,6 +1831,13 @@ function accepted(known: Map<string, number>, accepts: (stored: string) => boole
   return t;
 }
 
+/** A table by code: 1 for the codes whose fact `accepts` takes (0, nothing named, is never wanted). */
+function acceptedFacts(facts: Fact[], accepts: (fact: Fact) => boolean): Uint8Array {
+  const t = new Uint8Array(facts.length);
+  for (let c = 1; c < facts.length; c++) if (accepts(facts[c] ?? null)) t[c] = 1;
+  return t;
+}
+
 /** Rows per block of a RowStarts: 2^4. */
 const ROW_BLOCK = 4;
 
@@ -1861,7 +1893,7 @@ function codeRows(codes: Codes, max: number): CodeRows {
  * values packed, the lexemes' numbers saved, the expiries of the gone rows only; 8: ids as a code of their source part
  * and the rest; 9: the visa sponsorship flag).
  */
-export const FORMAT = 10;
+export const FORMAT = 11;
 
 /** A dimension's ValueSets as saved: its values, and the columns of its arrays. */
 interface SavedValueSets {
@@ -1958,7 +1990,10 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
     sets: Object.fromEntries(Object.entries(p.sets).map(([k, v]) => [k, valueSets(v)])),
     none: Object.fromEntries(Object.entries(p.none).map(([k, rows]) => [k, col(rows)])),
     codes: Object.fromEntries(
-      Object.entries(p.codes).map(([k, c]) => [k, { values: [...c.values], rows: col(c.rows) }]),
+      Object.entries(p.codes).map(([k, c]) => [
+        k,
+        { values: [...c.values], rows: col(c.rows), facts: c.facts },
+      ]),
     ),
     lexemes: p.lexemes && { ...valueSets(p.lexemes.rows), numbers: col(p.lexemes.numbers) },
     positions: p.positions && col(p.positions),
@@ -2073,9 +2108,15 @@ export function readIndex(bytes: Buffer): MatchIndex {
       Object.entries(header.none as Record<string, number>).map(([k, c]) => [k, cols[c] as Uint32Array]),
     ),
     codes: Object.fromEntries(
-      Object.entries(header.codes as Record<string, { values: [string, number][]; rows: number }>).map(
-        ([k, c]) => [k, { values: new Map(c.values), rows: cols[c.rows] as Codes }],
-      ),
+      Object.entries(
+        header.codes as Record<
+          string,
+          { values: [string, number][]; rows: number; facts?: Record<string, Fact[]> }
+        >,
+      ).map(([k, c]) => [
+        k,
+        { values: new Map(c.values), rows: cols[c.rows] as Codes, ...(c.facts && { facts: c.facts }) },
+      ]),
     ),
     lexemes: lexemes && { rows: valueSets(lexemes), numbers: cols[lexemes.numbers] as Uint32Array },
     positions: header.positions === undefined ? undefined : (cols[header.positions] as Uint32Array),

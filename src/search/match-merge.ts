@@ -78,7 +78,18 @@ export function mergeIndexes(old: MatchIndex, added: MatchIndex, at: Placement, 
       recode[c] = to;
     }
     const rows = column((k) => new Uint32Array(k), ca.rows, mapped(cb.rows, recode));
-    codes[name] = { rows: narrowCodes(rows, values.size), values };
+    // The facts of what each code names: `b`'s, read later, over `a`'s.
+    let facts: CodeColumn['facts'];
+    if (ca.facts && cb.facts) {
+      facts = {};
+      for (const [k, fa] of Object.entries(ca.facts)) {
+        const f = [...fa];
+        for (const c of cb.values.values()) f[recode[c]] = cb.facts[k][c] ?? null;
+        for (let c = 0; c <= values.size; c++) f[c] ??= null;
+        facts[k] = f;
+      }
+    }
+    codes[name] = { rows: narrowCodes(rows, values.size), values, ...(facts && { facts }) };
   }
 
   const sets: Record<string, ValueSets> = {};

@@ -16,7 +16,7 @@ import {
   readWrittenSince,
 } from '../db/match-rows.ts';
 import { dataVersion } from '../db/stats.ts';
-import { HELD_CODES, HELD_SETS, type JobFilters } from './dimensions.ts';
+import { factKey, HELD_CODES, HELD_FACTS, HELD_SETS, type JobFilters } from './dimensions.ts';
 import {
   type FacetCounts,
   type HeldRows,
@@ -159,11 +159,10 @@ export interface Built {
 export type IndexBuilder = () => Promise<Built>;
 
 /** The columns the index reads. */
-const HELD = [...HELD_SETS, ...HELD_CODES].map((d) => ({
-  name: d.name,
-  column: d.column!,
-  company: d.company,
-}));
+const HELD = [
+  ...[...HELD_SETS, ...HELD_CODES].map((d) => ({ name: d.name, column: d.column!, company: d.company })),
+  ...HELD_FACTS.map((f) => ({ name: factKey(f), column: f.column, company: f.company })),
+];
 
 /** Builds the index from the live jobs `pool` reads, in this thread (`words`: the description lexemes held). */
 export async function buildIndex(pool: pg.Pool, words?: string[]): Promise<MatchIndex> {

@@ -57,6 +57,11 @@ const values = {
   dims: {} as Record<string, string[]>,
   /** The employer names of live postings as kept (org_key: lower-cased), LIKE's wildcards among them. */
   orgs: [] as string[],
+  /** The employers' own figures: employee counts, funding, HQ countries and domains of their profiles. */
+  employees: [] as number[],
+  funding: [] as number[],
+  hq: [] as string[],
+  domains: [] as string[],
 };
 
 /** The other held dimensions' filters and columns: lists, then single values. */
@@ -144,6 +149,15 @@ beforeAll(async () => {
     `SELECT v FROM (SELECT org_key AS v FROM jobs WHERE state = 0 GROUP BY org_key ORDER BY count(*) DESC, org_key LIMIT 12) o
       UNION SELECT 'under_score 50% straße'`,
   );
+  const company = async (column: string) =>
+    q(
+      `SELECT v FROM (SELECT DISTINCT c.${column}::text AS v FROM jobs j JOIN companies c ON c.slug = j.company_slug
+        WHERE j.state = 0 AND c.${column} IS NOT NULL) x ORDER BY md5(v) LIMIT 12`,
+    );
+  values.employees = (await company('employee_count')).map(Number);
+  values.funding = (await company('total_funding')).map(Number);
+  values.hq = await company('hq_country');
+  values.domains = await company('domain');
   const lexemes = await q(
     `SELECT word AS v FROM ts_stat('SELECT text_tsv FROM job_texts') WHERE word ~ '^[a-z]{3,}$' ORDER BY ndoc DESC, word`,
   );
@@ -248,6 +262,13 @@ const postedBound = (param: string) =>
       ),
   );
 
+/** A bound as the parameter takes it (1 to `max`): a company's figure, a unit either side, or a round one. */
+const companyBound = (figures: () => number[], max: number) =>
+  fc.oneof(
+    fc.tuple(fc.constantFrom(...figures()), fc.constantFrom(-1, 0, 1)).map(([x, d]) => Math.max(1, x + d)),
+    fc.constantFrom(1, 50, 1000, max),
+  );
+
 /** One to three filters (more rarely match anything in 1,200 postings). */
 function filtersArb(): fc.Arbitrary<JobFilters> {
   const each: Record<string, fc.Arbitrary<unknown>> = {
@@ -271,6 +292,13 @@ function filtersArb(): fc.Arbitrary<JobFilters> {
       fc.constantFrom('%', '_', '50%', 'e_s', 'STRASSE', 'Straße', 'zzqx'),
     ),
     exclude_organization: sub(() => [...values.orgs, 'zz']),
+    // A company's figure, a unit either side of it, or a round bound.
+    employee_count_gte: companyBound(() => values.employees, 100_000_000),
+    employee_count_lt: companyBound(() => values.employees, 100_000_000),
+    funding_gte: companyBound(() => values.funding, 1e15),
+    funding_lt: companyBound(() => values.funding, 1e15),
+    company_country: sub(() => [...values.hq, 'ZZ']),
+    domain: sub(() => [...values.domains, 'zz.example']),
     company_size: sub(() => values.sizes),
     ...Object.fromEntries(
       [...Object.keys(LISTS), ...Object.keys(SINGLES)].map((k) => [k, sub(() => [...values.dims[k], 'zz'])]),
