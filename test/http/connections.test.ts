@@ -68,7 +68,9 @@ describe('connection guard', () => {
   });
 
   it('a client that reads slowly but keeps reading is not dropped', async () => {
-    const port = await start({ perAddress: 100, stallMs: 1000, maxBufferedBytes: 1e12, sweepMs: 50 });
+    // A stall 500 times the client's pauses: on a machine whose cores are busy elsewhere, the test process
+    // itself can stop for a second, which is not the client stalling.
+    const port = await start({ perAddress: 100, stallMs: 5000, maxBufferedBytes: 1e12, sweepMs: 50 });
     const got = await new Promise<number>((resolve) => {
       let n = 0;
       const s = net.connect(port, '127.0.0.1', () =>
