@@ -1891,7 +1891,7 @@ function codeRows(codes: Codes, max: number): CodeRows {
  * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at; 5: the
  * description lexemes; 6: the rows of every description lexeme; 7: a dimension's and the title lexemes' rare
  * values packed, the lexemes' numbers saved, the expiries of the gone rows only; 8: ids as a code of their source part
- * and the rest; 9: the visa sponsorship flag).
+ * and the rest; 9: the visa sponsorship flag; 10: the employer's name as codes; 11: the companies' own figures).
  */
 export const FORMAT = 11;
 
