@@ -2033,13 +2033,16 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
  * The index saved in `file`'s bytes, if they are of this format and of this database, and the database is
  * at its version with as many live jobs, or at a later version (it is then carried or built again).
  */
-export function loadIndex(file: Buffer, identity: MatchIdentity): MatchIndex | undefined {
+export function loadIndex(file: Buffer, identity: MatchIdentity, columns?: Buffer): MatchIndex | undefined {
   const header = savedHeader(file);
   if (header.format !== FORMAT || header.db !== identity.db || header.version > identity.version)
     return undefined;
   if (header.version === identity.version && header.live !== identity.live) return undefined;
-  return readIndex(file);
+  return readIndex(file, columns);
 }
+
+/** Where a saved index's columns start: after its length, its header and the header's padding. */
+export const columnsStart = (headerLength: number): number => 8 + Math.ceil(headerLength / 8) * 8;
 
 /**
  * The header of saved index bytes (saveIndex): the first 8 bytes give its length. `bytes` may be the
@@ -2049,14 +2052,19 @@ export function savedHeader(bytes: Buffer): { format: number; db: string; versio
   return JSON.parse(bytes.toString('utf8', 8, 8 + bytes.readUInt32LE(0)));
 }
 
-/** The index in `bytes` (as saveIndex wrote them): its columns are views of those bytes, not copies. */
-export function readIndex(bytes: Buffer): MatchIndex {
-  // Views need each column aligned for its type: bytes that do not start at a multiple of 8 are copied.
-  const file = bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(new Uint8Array(bytes));
-  const headLen = file.readUInt32LE(0);
-  const header = JSON.parse(file.toString('utf8', 8, 8 + headLen));
+/**
+ * The index in `bytes` (as saveIndex wrote them): its columns are views of those bytes, not copies. With
+ * `columns`, `bytes` need hold only the header, and `columns` holds what follows it (columnsStart on):
+ * a file read in those two parts keeps none of its header's bytes (megabytes of names) once read.
+ */
+export function readIndex(bytes: Buffer, columns?: Buffer): MatchIndex {
+  const headLen = bytes.readUInt32LE(0);
+  const header = JSON.parse(bytes.toString('utf8', 8, 8 + headLen));
   if (header.format !== FORMAT) throw new Error(`match index of format ${header.format}`);
-  const base = file.byteOffset + 8 + Math.ceil(headLen / 8) * 8;
+  // Views need each column aligned for its type: bytes that do not start at a multiple of 8 are copied.
+  const aligned = (b: Buffer) => (b.byteOffset % 8 === 0 ? b : Buffer.from(new Uint8Array(b)));
+  const file = aligned(columns ?? bytes);
+  const base = file.byteOffset + (columns ? 0 : columnsStart(headLen));
   const cols = (header.columns as [string, number, number][]).map(([type, at, length]) => {
     const T = { Float64Array, Float32Array, Uint32Array, Uint16Array, Uint8Array }[
       type as 'Float64Array' | 'Float32Array' | 'Uint32Array' | 'Uint16Array' | 'Uint8Array'

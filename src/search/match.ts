@@ -3,7 +3,7 @@
 // the answer only when it was computed at the very version they read (jobs.ts), so no answer is ever
 // stale. Workers ask the process that holds it over IPC (match-client.ts): one copy in memory.
 import type pg from 'pg';
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   commonWords,
@@ -22,6 +22,7 @@ import {
   type HeldRows,
   holds,
   type TrendTally,
+  columnsStart,
   loadIndex,
   type MatchIndex,
   MatchIndexBuilder,
@@ -208,6 +209,38 @@ export interface SavedFile {
   mtimeMs: number;
 }
 
+/**
+ * A saved index file read in two parts, its header and its columns, for readIndex: the index then keeps
+ * the columns' bytes only, not the header's (the names it holds, megabytes of them).
+ */
+export async function readIndexParts(file: string): Promise<{ head: Buffer; columns: Buffer }> {
+  const fh = await open(file, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const length = Buffer.alloc(8);
+    await readFully(fh, length, 0);
+    const headLength = length.readUInt32LE(0);
+    if (headLength > MAX_HEADER) throw new Error(`match index ${file}: a header of ${headLength} bytes`);
+    const head = Buffer.alloc(8 + headLength);
+    await readFully(fh, head, 0);
+    const start = columnsStart(headLength);
+    // Not from Node's pool: a buffer of its own starts at offset 0, aligned for every column's type.
+    const columns = Buffer.allocUnsafeSlow(Math.max(0, size - start));
+    await readFully(fh, columns, start);
+    return { head, columns };
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readFully(fh: FileHandle, into: Buffer, position: number): Promise<void> {
+  for (let at = 0; at < into.length; ) {
+    const { bytesRead } = await fh.read(into, at, into.length - at, position + at);
+    if (!bytesRead) throw new Error('match index: the file ended early');
+    at += bytesRead;
+  }
+}
+
 /** The header of the index saved in `file`; undefined without one this code can read (of its format). */
 export async function readSaved(file: string): Promise<SavedFile | undefined> {
   const fh = await open(file, 'r').catch(() => undefined);
@@ -305,10 +338,10 @@ export class MatchService implements MatchSource {
   /** Reads the saved index, if there is one of this database that can be used or carried forward. */
   async load(): Promise<boolean> {
     if (!this.file) return false;
-    const bytes = await readFile(this.file).catch(() => undefined);
-    if (!bytes) return false;
+    const saved = await readIndexParts(this.file).catch(() => undefined);
+    if (!saved) return false;
     try {
-      const index = loadIndex(bytes, await matchIdentity(this.pool));
+      const index = loadIndex(saved.head, await matchIdentity(this.pool), saved.columns);
       if (!index) return false;
       this.index = index;
       // Rows held apart were of the index this one replaces.

@@ -3,7 +3,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { isAlive } from '../db/embedded.ts';
 import type { Db } from '../db/pool.ts';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { startModuleProcess } from '../ingest/threads.ts';
@@ -15,6 +15,7 @@ import {
   type MatchQuery,
   MatchService,
   type MatchStatus,
+  readIndexParts,
   readSaved,
 } from '../search/match.ts';
 import { readIndex } from '../search/match-index.ts';
@@ -48,8 +49,8 @@ export function buildInProcess(config: Config, file: string): IndexBuilder {
             new Error(`the build process ended with ${signal ?? `code ${code}`}: ${stderr.trim()}`),
           );
         }
-        readFile(out)
-          .then((bytes) => resolve({ index: readIndex(bytes), file: out }))
+        readIndexParts(out)
+          .then(({ head, columns }) => resolve({ index: readIndex(head, columns), file: out }))
           .catch(async (err) => {
             await rm(out, { force: true });
             reject(err);

@@ -2,7 +2,7 @@
 // data (countries, skills, taxonomies, every other dimension it holds, remote, visa, salary bounds, company
 // industry and size, title queries in both syntaxes, collapse, offsets), the page, total and cursor of a search with the index are the same
 // bytes as without it, and so is every count.
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -20,7 +20,7 @@ import { raw, sql } from '../../src/search/sql.ts';
 import pg from 'pg';
 import { fingerprint } from '../../src/search/cursor.ts';
 import { countJobs, matchStats, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
-import { buildIndex, MatchService } from '../../src/search/match.ts';
+import { buildIndex, MatchService, readIndexParts } from '../../src/search/match.ts';
 import { MatchIndexBuilder, printedMicros, readIndex, saveIndex, top } from '../../src/search/match-index.ts';
 import { all, complement, difference } from '../../src/search/match-sets.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
@@ -1017,6 +1017,19 @@ describe('the match index', () => {
     const before = read.bytes();
     read.warm();
     expect(read.bytes()).toBeGreaterThan(before + 4 * read.size);
+    // Read from a file in two parts, it holds the columns' bytes, not the header's (its names).
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'match-'));
+    try {
+      await writeFile(path.join(dir, 'index.bin'), file);
+      const { head, columns } = await readIndexParts(path.join(dir, 'index.bin'));
+      expect(head.length + columns.length).toBeGreaterThan(file.length - 8);
+      const parts = readIndex(head, columns);
+      expect(parts.size).toBe(read.size);
+      expect(parts.bytes()).toBeGreaterThanOrEqual(columns.length);
+      expect(parts.bytes() - columns.length).toBeLessThan(head.length);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   /** A builder whose first build runs at once and whose next one waits until released. */
