@@ -396,12 +396,19 @@ export const DIMENSIONS: readonly Dimension[] = [
     where: (v: string) => sql`j.posted_at < ${v}::timestamptz`,
     index: 'own',
   },
+  // The index keeps each row's created_at: tested per row (rows are in posting order, not creation's).
   {
     name: 'created_gte',
     filter: 'created_gte',
     where: (v: string) => sql`j.created_at >= ${v}::timestamptz`,
+    index: 'own',
   },
-  { name: 'created_lt', filter: 'created_lt', where: (v: string) => sql`j.created_at < ${v}::timestamptz` },
+  {
+    name: 'created_lt',
+    filter: 'created_lt',
+    where: (v: string) => sql`j.created_at < ${v}::timestamptz`,
+    index: 'own',
+  },
 ];
 
 /** The condition of one filter's value on `jobs j` (or, for a company filter, `companies c`). */

@@ -70,6 +70,15 @@ const WORDS_ONLY = new Set(['description', 'description_advanced']);
 const TESTED_SETS = HELD_SETS.filter(filteredByIndex);
 const TESTED_CODES = DIMENSIONS.filter((d) => d.index === 'codes' && filteredByIndex(d));
 
+/** The filters that take an instant, which the index reads as microseconds (printedMicros). */
+const INSTANTS = new Set(['posted_gte', 'posted_lt', 'created_gte', 'created_lt']);
+
+/** The bounds on created_at a request gives, in microseconds since the epoch. */
+function createdBounds(f: JobFilters): { gte: number | undefined; lt: number | undefined } {
+  const us = (at: string | undefined) => (at === undefined ? undefined : printedMicros(at));
+  return { gte: us(f.created_gte), lt: us(f.created_lt) };
+}
+
 /** Whether the index can answer a request with these filters (its text queries aside). */
 export function holds(f: JobFilters): boolean {
   for (const [k, v] of Object.entries(f)) {
@@ -77,7 +86,7 @@ export function holds(f: JobFilters): boolean {
     if (!HELD.has(k as keyof JobFilters)) return false;
     // PostgreSQL orders NaN above every number; a bound past the finite numbers is left to it.
     if ((k === 'salary_gte' || k === 'salary_lte') && !Number.isFinite(v)) return false;
-    if ((k === 'posted_gte' || k === 'posted_lt') && printedMicros(v as string) === undefined) return false;
+    if (INSTANTS.has(k) && printedMicros(v as string) === undefined) return false;
   }
   return true;
 }
@@ -578,6 +587,8 @@ export class MatchIndex {
       flagTest(f).mask !== 0 ||
       f.salary_gte !== undefined ||
       f.salary_lte !== undefined ||
+      f.created_gte !== undefined ||
+      f.created_lt !== undefined ||
       TESTED_CODES.some((d) => f[d.filter!] !== undefined);
     // A salary range alone is counted on the sorted bounds and paged by testing rows until the page is full.
     // The candidates are then the salaried rows themselves: no set, text or posting-time bound narrowed them.
@@ -946,11 +957,12 @@ export class MatchIndex {
    * milliseconds.
    */
   private keep(rows: RowSet | undefined, f: JobFilters, gone = false): RowSet {
-    const { flags, salMin, salMax } = this.p;
+    const { flags, salMin, salMax, created } = this.p;
     const dead = this.deadCount ? this.dead : undefined;
     const { mask, want } = flagTest(f);
     const gte = f.salary_gte;
     const lte = f.salary_lte;
+    const since = createdBounds(f);
     // A code column tested against the wanted codes; no value (0) is never wanted, so a company filter
     // matches the verified profile only, as in PostgreSQL.
     const codes: { rows: Codes; want: Uint8Array }[] = [];
@@ -965,7 +977,15 @@ export class MatchIndex {
           : accepted(column.values, d.accepts(v as never));
       codes.push({ rows: column.rows, want });
     }
-    const tested = gone || dead || mask || gte !== undefined || lte !== undefined || codes.length;
+    const tested =
+      gone ||
+      dead ||
+      mask ||
+      gte !== undefined ||
+      lte !== undefined ||
+      since.gte !== undefined ||
+      since.lt !== undefined ||
+      codes.length;
     if (!tested) return rows ?? this.everyRow();
     const n = rows ? rows.length : this.p.ids.length;
     // One buffer of a row each, reused: a new one per request (4 MB at a million rows) is memory the
@@ -982,6 +1002,8 @@ export class MatchIndex {
       if ((fl & mask) !== want) continue;
       if (gte !== undefined && !((fl & HAS_SALARY) !== 0 && salMax[r] >= gte)) continue;
       if (lte !== undefined && !((fl & HAS_SALARY) !== 0 && salMin[r] <= lte)) continue;
+      if (since.gte !== undefined && !(created[r] >= since.gte)) continue;
+      if (since.lt !== undefined && !(created[r] < since.lt)) continue;
       for (let t = 0; t < tests; t++) if (!codes[t].want[codes[t].rows[r]]) continue nextRow;
       out[k++] = r;
     }
@@ -1805,6 +1827,8 @@ function salaryOnly(f: JobFilters): boolean {
     (f.salary_gte !== undefined || f.salary_lte !== undefined) &&
     (flagTest(f).mask & ~HAS_SALARY) === 0 &&
     f.has_salary !== false &&
+    f.created_gte === undefined &&
+    f.created_lt === undefined &&
     TESTED_CODES.every((d) => f[d.filter!] === undefined)
   );
 }

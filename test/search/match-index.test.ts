@@ -49,6 +49,9 @@ const values = {
   posted: [] as number[],
   /** The same jobs' posting times as PostgreSQL prints them (to the microsecond). */
   postedText: [] as string[],
+  /** Creation times of live jobs: in milliseconds, and as PostgreSQL prints them. */
+  created: [] as number[],
+  createdText: [] as string[],
   /** Runs of two to four words of real titles, as they stand (stop words too). */
   runs: [] as string[][],
   /** Description lexemes: the most common (the index holds them), rarer ones (it does not), none. */
@@ -137,6 +140,14 @@ beforeAll(async () => {
   ).rows;
   values.posted = posted.map((r) => Number(r.ms));
   values.postedText = posted.map((r) => r.t);
+  const created = (
+    await db.write.query<{ ms: string; t: string }>(
+      `SELECT floor(extract(epoch FROM created_at) * 1000)::text AS ms, created_at::text AS t
+       FROM jobs WHERE state = 0 ORDER BY random() LIMIT 40`,
+    )
+  ).rows;
+  values.created = created.map((r) => Number(r.ms));
+  values.createdText = created.map((r) => r.t);
   for (const [filter, column] of Object.entries(LISTS))
     values.dims[filter] = await q(
       `SELECT DISTINCT unnest(${column}) AS v FROM jobs WHERE state = 0 ORDER BY 1 LIMIT 12`,
@@ -248,19 +259,25 @@ const descriptionAdvanced = () =>
  * An instant parameter as the codec gives it: a job's posting time as PostgreSQL prints it, or a
  * millisecond either side of one, written in one of three zones.
  */
-const postedBound = (param: string) =>
-  fc.oneof(
-    fc.constantFrom(...values.postedText).map((t) => instant.parse(t, param)),
+const postedBound = (param: string) => instantBound(param, values.postedText, values.posted);
+
+/** The same, of creation times (many rows of one load share one). */
+const createdBound = (param: string) => instantBound(param, values.createdText, values.created);
+
+function instantBound(param: string, texts: string[], ms: number[]) {
+  return fc.oneof(
+    fc.constantFrom(...texts).map((t) => instant.parse(t, param)),
     fc
       .tuple(
-        fc.constantFrom(...values.posted),
+        fc.constantFrom(...ms),
         fc.constantFrom(-1, 0, 1),
         fc.constantFrom(['Z', 0], ['+05:30', 330], ['-08:00', -480]) as fc.Arbitrary<[string, number]>,
       )
-      .map(([ms, edge, [zone, minutes]]) =>
-        instant.parse(new Date(ms + edge + minutes * 60_000).toISOString().replace('Z', zone), param),
+      .map(([at, edge, [zone, minutes]]) =>
+        instant.parse(new Date(at + edge + minutes * 60_000).toISOString().replace('Z', zone), param),
       ),
   );
+}
 
 /** A bound as the parameter takes it (1 to `max`): a company's figure, a unit either side, or a round one. */
 const companyBound = (figures: () => number[], max: number) =>
@@ -313,6 +330,8 @@ function filtersArb(): fc.Arbitrary<JobFilters> {
       .map(([posted, edge, ms]) => ({ text: 'window', ms, at: posted + edge + ms })),
     posted_gte: postedBound('posted_gte'),
     posted_lt: postedBound('posted_lt'),
+    created_gte: createdBound('created_gte'),
+    created_lt: createdBound('created_lt'),
     title: webTitle().chain((t) => {
       try {
         return fc.constant(parseWebQuery(t));
@@ -797,7 +816,7 @@ describe('the match index', () => {
     expect(
       await match.ask({
         version,
-        filters: { created_gte: '2026-01-01T00:00:00Z' },
+        filters: { exclude_source: ['lever'] },
         collapse: false,
         offset: 0,
         limit: 1,
