@@ -216,21 +216,26 @@ export interface SavedFile {
 export async function readIndexParts(file: string): Promise<{ head: Buffer; columns: Buffer }> {
   const fh = await open(file, 'r');
   try {
-    const size = (await fh.stat()).size;
-    const length = Buffer.alloc(8);
-    await readFully(fh, length, 0);
-    const headLength = length.readUInt32LE(0);
-    if (headLength > MAX_HEADER) throw new Error(`match index ${file}: a header of ${headLength} bytes`);
-    const head = Buffer.alloc(8 + headLength);
-    await readFully(fh, head, 0);
-    const start = columnsStart(headLength);
+    const head = await readHead(fh);
+    const start = columnsStart(head.length - 8);
     // Not from Node's pool: a buffer of its own starts at offset 0, aligned for every column's type.
-    const columns = Buffer.allocUnsafeSlow(Math.max(0, size - start));
+    const columns = Buffer.allocUnsafeSlow(Math.max(0, (await fh.stat()).size - start));
     await readFully(fh, columns, start);
     return { head, columns };
   } finally {
     await fh.close();
   }
+}
+
+/** A saved index's length and header (savedHeader reads them); throws for a file that holds none. */
+async function readHead(fh: FileHandle): Promise<Buffer> {
+  const length = Buffer.alloc(8);
+  await readFully(fh, length, 0);
+  const headLength = length.readUInt32LE(0);
+  if (headLength > MAX_HEADER) throw new Error(`match index: a header of ${headLength} bytes`);
+  const head = Buffer.alloc(8 + headLength);
+  await readFully(fh, head, 0);
+  return head;
 }
 
 async function readFully(fh: FileHandle, into: Buffer, position: number): Promise<void> {
@@ -246,13 +251,7 @@ export async function readSaved(file: string): Promise<SavedFile | undefined> {
   const fh = await open(file, 'r').catch(() => undefined);
   if (!fh) return undefined;
   try {
-    const head = Buffer.alloc(8);
-    if ((await fh.read(head, 0, 8, 0)).bytesRead < 8) return undefined;
-    const length = head.readUInt32LE(0);
-    if (length > MAX_HEADER) return undefined;
-    const bytes = Buffer.alloc(8 + length);
-    if ((await fh.read(bytes, 0, bytes.length, 0)).bytesRead < bytes.length) return undefined;
-    const { format, db, version, live } = savedHeader(bytes);
+    const { format, db, version, live } = savedHeader(await readHead(fh));
     // A file of another format (an earlier release's) is one this code cannot read: as if there were none.
     if (format !== INDEX_FORMAT) return undefined;
     if (typeof version !== 'number' || typeof live !== 'number' || typeof db !== 'string') return undefined;

@@ -132,22 +132,16 @@ beforeAll(async () => {
       `SELECT DISTINCT salary_annual_min::text AS v FROM jobs WHERE has_salary AND salary_annual_min IS NOT NULL LIMIT 20`,
     )
   ).map(Number);
-  const posted = (
-    await db.write.query<{ ms: string; t: string }>(
-      `SELECT floor(extract(epoch FROM posted_at) * 1000)::text AS ms, posted_at::text AS t
+  // Times of 40 live jobs, in whole milliseconds and as PostgreSQL prints them (to the microsecond).
+  const times = async (column: string) => {
+    const { rows } = await db.write.query<{ ms: string; t: string }>(
+      `SELECT floor(extract(epoch FROM ${column}) * 1000)::text AS ms, ${column}::text AS t
        FROM jobs WHERE state = 0 ORDER BY random() LIMIT 40`,
-    )
-  ).rows;
-  values.posted = posted.map((r) => Number(r.ms));
-  values.postedText = posted.map((r) => r.t);
-  const created = (
-    await db.write.query<{ ms: string; t: string }>(
-      `SELECT floor(extract(epoch FROM created_at) * 1000)::text AS ms, created_at::text AS t
-       FROM jobs WHERE state = 0 ORDER BY random() LIMIT 40`,
-    )
-  ).rows;
-  values.created = created.map((r) => Number(r.ms));
-  values.createdText = created.map((r) => r.t);
+    );
+    return { ms: rows.map((r) => Number(r.ms)), text: rows.map((r) => r.t) };
+  };
+  ({ ms: values.posted, text: values.postedText } = await times('posted_at'));
+  ({ ms: values.created, text: values.createdText } = await times('created_at'));
   for (const [filter, column] of Object.entries(LISTS))
     values.dims[filter] = await q(
       `SELECT DISTINCT unnest(${column}) AS v FROM jobs WHERE state = 0 ORDER BY 1 LIMIT 12`,
