@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { JobState } from '../model/job-state.ts';
 import { KNOWN_SOURCES } from '../model/sources.ts';
 import { bumpDataVersion } from './feed-clock.ts';
+import { withTransaction } from './pool.ts';
 
 export interface CompanyRow {
   slug: string;
@@ -156,15 +157,24 @@ export interface SourceRow {
   name: string;
 }
 
-export async function upsertSources(client: pg.PoolClient | pg.Pool, rows: SourceRow[]): Promise<void> {
+/**
+ * Writes source rows; a new data version when one was added or changed, since the source filters and
+ * the match index read the legacy slugs (a version not only of jobs: the index is rebuilt).
+ */
+export async function upsertSources(pool: pg.Pool, rows: SourceRow[]): Promise<void> {
   if (!rows.length) return;
-  await client.query(
-    `INSERT INTO sources (slug, legacy_slug, type, domain, name)
+  await withTransaction(pool, async (c) => {
+    const { rowCount } = await c.query(
+      `INSERT INTO sources (slug, legacy_slug, type, domain, name)
      SELECT r.slug, r.legacy_slug, r.type, r.domain, r.name FROM json_populate_recordset(NULL::sources, $1::json) r
      ON CONFLICT (slug) DO UPDATE SET legacy_slug = EXCLUDED.legacy_slug, type = EXCLUDED.type,
-       domain = EXCLUDED.domain, name = EXCLUDED.name`,
-    [JSON.stringify(rows)],
-  );
+       domain = EXCLUDED.domain, name = EXCLUDED.name
+     WHERE (sources.legacy_slug, sources.type, sources.domain, sources.name)
+       IS DISTINCT FROM (EXCLUDED.legacy_slug, EXCLUDED.type, EXCLUDED.domain, EXCLUDED.name)`,
+      [JSON.stringify(rows)],
+    );
+    if (rowCount) await bumpDataVersion(c, undefined, false);
+  });
 }
 
 export async function loadSources(pool: pg.Pool | pg.PoolClient): Promise<SourceRow[]> {

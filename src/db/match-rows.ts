@@ -25,11 +25,12 @@ export interface MatchRow {
   values: Record<string, string[] | string | null>;
 }
 
-/** A dimension the match index keeps: its name, its column, and whether that is the company's. */
+/** A dimension the match index keeps: its name, its column, and whether that is the company's or the source's. */
 export interface HeldColumn {
   name: string;
   column: string;
   company?: boolean;
+  source?: boolean;
 }
 
 // Small batches: the process that builds also answers, and waits for a batch to be taken in.
@@ -45,7 +46,7 @@ export async function readMatchRows(
   held: readonly HeldColumn[],
   take: (rows: MatchRow[]) => void,
 ): Promise<number> {
-  const { own, company } = split(held);
+  const { own, company, source } = split(held);
   return withSnapshot(pool, async (c) => {
     // A build's statements: each FETCH of the cursor is one, and right after a cluster start its rows are
     // read from disk; a request's statement timeout would end the whole build for one slow batch.
@@ -60,6 +61,7 @@ export async function readMatchRows(
       const found = await c.query(`SELECT slug, ${cols} FROM companies WHERE ${any}`);
       for (const r of found.rows) companies.set(r.slug, r);
     }
+    const sources = await readSources(c, source);
     const columns = rowColumns(own);
     // The live jobs in the order of their sort index, merged with the gone ones (a retention's worth)
     // sorted apart: each branch ordered is what makes PostgreSQL merge them (a Merge Append) instead of
@@ -72,7 +74,14 @@ export async function readMatchRows(
       ORDER BY posted_at DESC, id DESC`);
     for (;;) {
       const batch = await c.query<Record<string, unknown>>(`FETCH ${BATCH} FROM match_rows`);
-      const out = batch.rows.map((r) => matchRow(r, own, company, (slug) => companies.get(slug)));
+      const out = batch.rows.map((r) =>
+        matchRow(
+          r,
+          own,
+          { company, source },
+          { company: (slug) => companies.get(slug), source: (slug) => sources.get(slug) },
+        ),
+      );
       if (out.length) take(out);
       if (batch.rows.length < BATCH) break;
       // Let the process answer other work between batches.
@@ -86,7 +95,34 @@ export async function readMatchRows(
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 function split(held: readonly HeldColumn[]) {
-  return { own: held.filter((d) => !d.company), company: held.filter((d) => d.company) };
+  return {
+    own: held.filter((d) => !d.company && !d.source),
+    company: held.filter((d) => d.company),
+    source: held.filter((d) => d.source),
+  };
+}
+
+/** The held columns of every source (a dozen rows), by slug. */
+async function readSources(
+  c: pg.PoolClient,
+  source: HeldColumn[],
+): Promise<Map<string, Record<string, unknown>>> {
+  if (!source.length) return new Map();
+  const cols = source.map((d) => `${q(d.column)} AS ${q(d.name)}`).join(', ');
+  const found = await c.query(`SELECT slug, ${cols} FROM sources`);
+  return new Map(found.rows.map((r) => [r.slug as string, r]));
+}
+
+/** The columns a row's facts come from: its company's and its source's. */
+interface FactColumns {
+  company: HeldColumn[];
+  source: HeldColumn[];
+}
+
+/** The rows those facts are read of, by the job's company slug and by its source slug. */
+interface FactRows {
+  company: (slug: string) => Record<string, unknown> | undefined;
+  source: (slug: string) => Record<string, unknown> | undefined;
 }
 
 /** What the index reads of a job `j`: its scalars, and the values of its own held columns as "v:name". */
@@ -94,20 +130,17 @@ function rowColumns(own: HeldColumn[]): string {
   return `j.id, (extract(epoch FROM j.posted_at) * 1000000)::bigint::text AS posted_us,
              (extract(epoch FROM j.created_at) * 1000000)::bigint::text AS created_us,
              (extract(epoch FROM j.expired_at) * 1000000)::bigint::text AS expired_us, j.collapse_key,
-             j.remote, j.has_salary, j.visa_sponsorship, j.salary_annual_min, j.salary_annual_max, j.company_slug, j.posted_at,
+             j.remote, j.has_salary, j.visa_sponsorship, j.salary_annual_min, j.salary_annual_max, j.company_slug, j.source AS source_slug, j.posted_at,
              j.title_tsv::text AS title_tsv, strip(j.text_tsv)::text AS words${own.map((d) => `, j.${q(d.column)} AS ${q(`v:${d.name}`)}`).join('')}`;
 }
 
-function matchRow(
-  r: Record<string, unknown>,
-  own: HeldColumn[],
-  company: HeldColumn[],
-  profile: (slug: string) => Record<string, unknown> | undefined,
-): MatchRow {
+function matchRow(r: Record<string, unknown>, own: HeldColumn[], facts: FactColumns, of: FactRows): MatchRow {
   const values: MatchRow['values'] = {};
   for (const d of own) values[d.name] = r[`v:${d.name}`] as string[] | string | null;
-  const co = r.company_slug === null ? undefined : profile(r.company_slug as string);
-  for (const d of company) values[d.name] = (co?.[d.name] as string | null | undefined) ?? null;
+  const co = r.company_slug === null ? undefined : of.company(r.company_slug as string);
+  for (const d of facts.company) values[d.name] = (co?.[d.name] as string | null | undefined) ?? null;
+  const so = of.source(r.source_slug as string);
+  for (const d of facts.source) values[d.name] = (so?.[d.name] as string | null | undefined) ?? null;
   return {
     id: r.id as string,
     posted_us: r.posted_us as string,
@@ -221,7 +254,7 @@ export async function readWrittenSince(
   held: readonly HeldColumn[],
   max: number,
 ): Promise<Written | undefined> {
-  const { own, company } = split(held);
+  const { own, ...facts } = split(held);
   return withSnapshot(pool, async (c) => {
     // A carry's statements, as a build's (readMatchRows).
     await c.query('SET LOCAL statement_timeout = 0');
@@ -234,7 +267,7 @@ export async function readWrittenSince(
         [from, version],
       )
     ).rows.map((r) => r.id);
-    const rows = await readRows(c, touched, own, company);
+    const rows = await readRows(c, touched, own, facts);
     return { version: Number(version), touched, rows, peers: await livePeers(c, rows) };
   });
 }
@@ -265,20 +298,24 @@ async function readRows(
   c: pg.PoolClient,
   ids: string[],
   own: HeldColumn[],
-  company: HeldColumn[],
+  facts: FactColumns,
 ): Promise<MatchRow[]> {
-  const companyCols = company.map((d) => `, co.${q(d.column)} AS ${q(`c:${d.name}`)}`).join('');
+  const cols = (as: string, list: HeldColumn[]) =>
+    list.map((d) => `, ${as}.${q(d.column)} AS ${q(`${as}:${d.name}`)}`).join('');
   const found = await c.query<Record<string, unknown>>(
-    `SELECT ${rowColumns(own)}, co.slug AS "c:slug"${companyCols}
-       FROM jobs j LEFT JOIN companies co ON co.slug = j.company_slug
+    `SELECT ${rowColumns(own)}, co.slug AS "co:slug"${cols('co', facts.company)}${cols('so', facts.source)}
+       FROM jobs j LEFT JOIN companies co ON co.slug = j.company_slug LEFT JOIN sources so ON so.slug = j.source
       WHERE j.id = ANY($1) AND (j.state = 0 OR j.expired_at IS NOT NULL)
       ORDER BY j.posted_at DESC, j.id DESC`,
     [ids],
   );
+  const joined = (as: string, list: HeldColumn[]) => (r: Record<string, unknown>) =>
+    Object.fromEntries(list.map((d) => [d.name, r[`${as}:${d.name}`]]));
   return found.rows.map((r) =>
-    matchRow(r, own, company, () =>
-      r['c:slug'] === null ? undefined : Object.fromEntries(company.map((d) => [d.name, r[`c:${d.name}`]])),
-    ),
+    matchRow(r, own, facts, {
+      company: () => (r['co:slug'] === null ? undefined : joined('co', facts.company)(r)),
+      source: () => joined('so', facts.source)(r),
+    }),
   );
 }
 
@@ -338,7 +375,7 @@ export async function readLiveChangesSince(
   held: readonly HeldColumn[],
   again: readonly string[] = [],
 ): Promise<LiveChanges | undefined> {
-  const { own, company } = split(held);
+  const { own, ...facts } = split(held);
   return withSnapshot(pool, async (c) => {
     const { rows } = await c.query<{
       version: string;
@@ -367,7 +404,7 @@ export async function readLiveChangesSince(
     const r = rows[0];
     if (!r.ok) return undefined;
     const ids = [...new Set([...r.entered, ...again])];
-    const entered = ids.length ? await readRows(c, ids, own, company) : [];
+    const entered = ids.length ? await readRows(c, ids, own, facts) : [];
     return {
       version: Number(r.version),
       left: r.left,

@@ -67,6 +67,8 @@ export interface Dimension {
   /** Its column: on `jobs j`, or on `companies c` when `company` (matched against the verified profile). */
   column?: string;
   company?: boolean;
+  /** Its column is the job's source's (the `sources` row its slug names): a fact of the source codes. */
+  source?: boolean;
   /** A list of values per job (matched by overlap, or by containment when `all`), else one value. */
   many?: boolean;
   /** Every listed value required (skill), instead of any. */
@@ -79,10 +81,11 @@ export interface Dimension {
   index?: Holding;
   /**
    * Held as codes but not matched against the values as stored: which stored values the filter accepts
-   * (the index tests the codes of those). Its `where` (or its column against the values) is the same
+   * (the index tests the codes of those): the code's value, or with `codesOf` and a column the code's
+   * fact, then the code's value (`named`). Its `where` (or its column against the values) is the same
    * test in SQL.
    */
-  accepts?: (v: never) => (stored: Fact) => boolean;
+  accepts?: (v: never) => (stored: Fact, named: string) => boolean;
   /**
    * Held as codes: the code column it tests is another dimension's. With a `column` of its own, that
    * column is a fact of the thing each code names (a company's figures, by the company code), read once
@@ -336,19 +339,35 @@ export const DIMENSIONS: readonly Dimension[] = [
     column: 'salary_currency',
     index: 'codes',
   },
-  // Kept by the index for its facet; filtered by PostgreSQL, which knows the legacy slugs.
+  // The source slug: a facet, and the code column the source filters test.
+  { name: 'source', facet: true, column: 'source', index: 'codes' },
+  // A source is named by its slug or its legacy one: the legacy slug is a fact of each source code, read
+  // from `sources` (a changed source row is a new data version that rebuilds the index).
   {
-    name: 'source',
-    facet: true,
+    name: 'source_named',
     filter: 'source',
-    column: 'source',
+    source: true,
+    column: 'legacy_slug',
     where: (v: string[]) => sql`j.source = ANY(${sourceSlugs(v)})`,
+    accepts: (v: string[]) => {
+      const given = new Set<Fact>(v);
+      return (legacy, slug) => given.has(slug) || given.has(legacy);
+    },
     index: 'codes',
+    codesOf: 'source',
   },
   {
     name: 'exclude_source',
     filter: 'exclude_source',
+    source: true,
+    column: 'legacy_slug',
     where: (v: string[]) => sql`NOT (j.source = ANY(${sourceSlugs(v)}))`,
+    accepts: (v: string[]) => {
+      const given = new Set<Fact>(v);
+      return (legacy, slug) => !given.has(slug) && !given.has(legacy);
+    },
+    index: 'codes',
+    codesOf: 'source',
   },
   { name: 'source_type', facet: true, filter: 'source_type', column: 'source_type', index: 'codes' },
   // The name the posting gives its employer, lower-cased (org_key), verified profile or not: a substring
@@ -421,8 +440,8 @@ export function dimensionWhere(d: Dimension, v: unknown): Sql {
 
 /**
  * Whether the match index tests this filter: held by code of its own, its values kept and compared as
- * stored, or the stored values it accepts stated (a condition of its own without them, as source's
- * legacy slugs, needs PostgreSQL).
+ * stored, or the stored values it accepts stated (a condition of its own without them needs
+ * PostgreSQL).
  */
 export const filteredByIndex = (d: Dimension): boolean =>
   d.filter !== undefined &&
@@ -477,11 +496,11 @@ export const HELD_CODES = DIMENSIONS.filter((d) => d.index === 'codes' && !d.cod
 export const factKey = (f: { of: string; column: string }): string => `${f.of}.${f.column}`;
 
 /** The facts the index reads of the things codes name: per code column, its fact columns (once each). */
-export const HELD_FACTS: readonly { of: string; column: string; company?: boolean }[] = [
+export const HELD_FACTS: readonly { of: string; column: string; company?: boolean; source?: boolean }[] = [
   ...new Map(
     DIMENSIONS.filter((d) => d.index === 'codes' && d.codesOf && d.column).map((d) => [
       `${d.codesOf}.${d.column}`,
-      { of: d.codesOf!, column: d.column!, company: d.company },
+      { of: d.codesOf!, column: d.column!, company: d.company, source: d.source },
     ]),
   ).values(),
 ];

@@ -973,7 +973,11 @@ export class MatchIndex {
       const want = !d.accepts
         ? wanted(column.values, v as string[])
         : d.codesOf && d.column
-          ? acceptedFacts(column.facts?.[d.column] ?? [], d.accepts(v as never))
+          ? acceptedFacts(
+              column.facts?.[d.column] ?? [],
+              this.codeValues(d.codesOf, column),
+              d.accepts(v as never),
+            )
           : accepted(column.values, d.accepts(v as never));
       codes.push({ rows: column.rows, want });
     }
@@ -1849,16 +1853,26 @@ function wanted(known: Map<string, number>, values: string[]): Uint8Array {
 }
 
 /** A table by code: 1 for the codes of the values `accepts` takes (0, no value, is never wanted). */
-function accepted(known: Map<string, number>, accepts: (stored: string) => boolean): Uint8Array {
+function accepted(
+  known: Map<string, number>,
+  accepts: (stored: string, named: string) => boolean,
+): Uint8Array {
   const t = new Uint8Array(known.size + 1);
-  for (const [v, c] of known) if (accepts(v)) t[c] = 1;
+  for (const [v, c] of known) if (accepts(v, v)) t[c] = 1;
   return t;
 }
 
-/** A table by code: 1 for the codes whose fact `accepts` takes (0, nothing named, is never wanted). */
-function acceptedFacts(facts: Fact[], accepts: (fact: Fact) => boolean): Uint8Array {
+/**
+ * A table by code: 1 for the codes whose fact (and value, `named`) `accepts` takes (0, nothing named, is
+ * never wanted).
+ */
+function acceptedFacts(
+  facts: Fact[],
+  named: string[],
+  accepts: (fact: Fact, named: string) => boolean,
+): Uint8Array {
   const t = new Uint8Array(facts.length);
-  for (let c = 1; c < facts.length; c++) if (accepts(facts[c] ?? null)) t[c] = 1;
+  for (let c = 1; c < facts.length; c++) if (accepts(facts[c] ?? null, named[c])) t[c] = 1;
   return t;
 }
 
@@ -1915,9 +1929,9 @@ function codeRows(codes: Codes, max: number): CodeRows {
  * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at; 5: the
  * description lexemes; 6: the rows of every description lexeme; 7: a dimension's and the title lexemes' rare
  * values packed, the lexemes' numbers saved, the expiries of the gone rows only; 8: ids as a code of their source part
- * and the rest; 9: the visa sponsorship flag; 10: the employer's name as codes; 11: the companies' own figures).
+ * and the rest; 9: the visa sponsorship flag; 10: the employer's name as codes; 11: the companies' own figures; 12: the sources' legacy slugs).
  */
-export const FORMAT = 11;
+export const FORMAT = 12;
 
 /** A dimension's ValueSets as saved: its values, and the columns of its arrays. */
 interface SavedValueSets {

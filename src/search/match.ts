@@ -162,7 +162,7 @@ export type IndexBuilder = () => Promise<Built>;
 /** The columns the index reads. */
 const HELD = [
   ...[...HELD_SETS, ...HELD_CODES].map((d) => ({ name: d.name, column: d.column!, company: d.company })),
-  ...HELD_FACTS.map((f) => ({ name: factKey(f), column: f.column, company: f.company })),
+  ...HELD_FACTS.map((f) => ({ name: factKey(f), column: f.column, company: f.company, source: f.source })),
 ];
 
 /** Builds the index from the live jobs `pool` reads, in this thread (`words`: the description lexemes held). */

@@ -124,8 +124,13 @@ describe('what is expensive, by cost (with the match index)', () => {
     ['/v1/jobs/facets', { facets: ['country'], collapse: 'true' }, false],
     ['/v1/jobs/facets', { facets: ['country'], organization: 'acme' }, false],
     ['/v1/jobs/facets', { facets: ['country'], created_gte: '2026-01-01T00:00:00+00:00' }, false],
-    ['/v1/jobs/facets', { facets: ['country'], exclude_source: ['lever'] }, true],
-    ['/v1/jobs/facets', { facets: ['country'], collapse: 'true', exclude_source: ['lever'] }, true],
+    ['/v1/jobs/facets', { facets: ['country'], exclude_source: ['lever'] }, false],
+    ['/v1/jobs/facets', { facets: ['country'], collapse: 'true', source: ['lever_co'] }, false],
+    [
+      '/v1/jobs/facets',
+      { facets: ['country'], collapse: 'true', description: "'senior' <-> 'engineer'" },
+      true,
+    ],
     ['/v1/jobs/facets', { facets: ['country'], description: "'java'" }, true],
     // So is the salary distribution, which the index computes from its kept bounds and currencies.
     ['/v1/jobs/salary', { country: ['US'] }, false],
