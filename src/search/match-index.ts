@@ -19,6 +19,7 @@ import {
   type JobFilters,
   timeFrameStartMs,
 } from './dimensions.ts';
+import { CodeValues, FactColumn } from './match-codes.ts';
 import {
   all,
   type Codes,
@@ -280,10 +281,16 @@ export class MatchIndexBuilder {
         HELD_CODES.map((d, i) => {
           const c = this.codes[i];
           const of = this.facts.filter((f) => f.of === d.name);
-          const facts = of.length ? Object.fromEntries(of.map((f) => [f.column, f.byCode])) : undefined;
+          const facts = of.length
+            ? Object.fromEntries(of.map((f) => [f.column, FactColumn.of(f.byCode)]))
+            : undefined;
           return [
             d.name,
-            { rows: narrowCodes(c.rows.done(), c.values.size), values: c.values, ...(facts && { facts }) },
+            {
+              rows: narrowCodes(c.rows.done(), c.values.size),
+              values: CodeValues.of(c.values.keys()),
+              ...(facts && { facts }),
+            },
           ];
         }),
       ),
@@ -380,10 +387,10 @@ export interface Lexemes {
 
 export interface CodeColumn {
   rows: Codes;
-  /** The code of each value, from 1. */
-  values: Map<string, number>;
+  /** The value of each code, from 1. */
+  values: CodeValues;
   /** Facts of what each code names (a company's figures), by column, then by code (HELD_FACTS). */
-  facts?: Record<string, Fact[]>;
+  facts?: Record<string, FactColumn>;
 }
 
 /** The counts of one facet: its values with their matches (most first), how many have any, and none. */
@@ -399,9 +406,15 @@ interface KeptFacets {
   counts: Map<string, FacetCounts>;
 }
 
+/** Values by position: an array, or a code column's values. */
+interface Indexed {
+  readonly length: number;
+  at(i: number): string | undefined;
+}
+
 /** A dimension's values (by position), each one's count, and the rows with none. */
 interface FacetTally {
-  values: readonly string[];
+  values: Indexed;
   n: Uint32Array;
   missing: number;
 }
@@ -973,11 +986,7 @@ export class MatchIndex {
       const want = !d.accepts
         ? wanted(column.values, v as string[])
         : d.codesOf && d.column
-          ? acceptedFacts(
-              column.facts?.[d.column] ?? [],
-              this.codeValues(d.codesOf, column),
-              d.accepts(v as never),
-            )
+          ? acceptedFacts(column.facts?.[d.column], column.values, d.accepts(v as never))
           : accepted(column.values, d.accepts(v as never));
       codes.push({ rows: column.rows, want });
     }
@@ -1341,7 +1350,7 @@ export class MatchIndex {
       for (let i = 0; i < rows.length; i++) n[codes[rows[i]]]++;
       const missing = n[0];
       n[0] = 0; // code 0 is no value
-      return { values: this.codeValues(name, column), n, missing };
+      return { values: column.values, n, missing };
     }
     if (name === 'remote') {
       const { flags } = this.p;
@@ -1418,7 +1427,7 @@ export class MatchIndex {
     const column = this.p.codes[name];
     if (column) {
       const c = column.rows[r];
-      return c ? [this.codeValues(name, column)[c]] : [];
+      return c ? [column.values.at(c)] : [];
     }
     if (name === 'remote') return [this.p.flags[r] & REMOTE ? 'true' : 'false'];
     return undefined;
@@ -1487,7 +1496,7 @@ export class MatchIndex {
       return { values, n, missing };
     }
     if (column) {
-      const values = this.codeValues(name, column);
+      const values = column.values;
       const n = new Uint32Array(values.length);
       const last = new Int32Array(values.length).fill(-1);
       const codes = column.rows;
@@ -1527,19 +1536,6 @@ export class MatchIndex {
     return this.epoch;
   }
 
-  /** A held-as-codes dimension's values by code ([0], no value, is empty; made once). */
-  private codeNames = new Map<string, string[]>();
-
-  private codeValues(name: string, column: CodeColumn): string[] {
-    let made = this.codeNames.get(name);
-    if (!made) {
-      made = new Array<string>(column.values.size + 1).fill('');
-      for (const [v, c] of column.values) made[c] = v;
-      this.codeNames.set(name, made);
-    }
-    return made;
-  }
-
   /**
    * The salary distribution's values among `rows` (live matches): per currency, ascending, the midpoint
    * of each row's annual bounds, for rows with a salary, a currency and a finite midpoint (a bound the
@@ -1558,7 +1554,7 @@ export class MatchIndex {
       if (Number.isFinite(v)) byCode[c].push(v);
     }
     const out = new Map<string, Float64Array>();
-    for (const [currency, c] of column.values)
+    for (const [currency, c] of column.values.entries())
       if (byCode[c].length) out.set(currency, Float64Array.from(byCode[c]).sort());
     return out;
   }
@@ -1763,7 +1759,7 @@ function withChanged(
 
 /** A tally with other rows' counts of each value added (a value it has not, appended). */
 function addCounts(c: FacetTally, more: FacetCounts): { values: string[]; n: number[] } {
-  const values = [...c.values];
+  const values = Array.from({ length: c.values.length }, (_, i) => c.values.at(i)!);
   const n = Array.from(c.n);
   const at = new Map(values.map((v, i) => [v, i]));
   for (const [v, k] of more.values) {
@@ -1781,7 +1777,7 @@ function addCounts(c: FacetTally, more: FacetCounts): { values: string[]; n: num
  * keeps the best so far in order, instead of sorting every value (100,000 cities to show ten).
  */
 export function top(
-  values: readonly string[],
+  values: Indexed,
   n: ArrayLike<number>,
   limit: number,
 ): { values: [value: string, count: number][]; distinct: number } {
@@ -1791,7 +1787,7 @@ export function top(
     const k = n[c];
     if (k === 0) continue;
     distinct++;
-    const v = values[c];
+    const v = values.at(c)!;
     let i = best.length;
     while (i > 0 && (k > best[i - 1][1] || (k === best[i - 1][1] && v < best[i - 1][0]))) i--;
     if (i >= limit) continue;
@@ -1843,7 +1839,7 @@ function chainRights(n: TsNode): TsNode[] {
 }
 
 /** A table by code: 1 for the codes of `values` (0, no value, is never wanted). */
-function wanted(known: Map<string, number>, values: string[]): Uint8Array {
+function wanted(known: CodeValues, values: string[]): Uint8Array {
   const t = new Uint8Array(known.size + 1);
   for (const v of values) {
     const c = known.get(v);
@@ -1853,12 +1849,12 @@ function wanted(known: Map<string, number>, values: string[]): Uint8Array {
 }
 
 /** A table by code: 1 for the codes of the values `accepts` takes (0, no value, is never wanted). */
-function accepted(
-  known: Map<string, number>,
-  accepts: (stored: string, named: string) => boolean,
-): Uint8Array {
+function accepted(known: CodeValues, accepts: (stored: string, named: string) => boolean): Uint8Array {
   const t = new Uint8Array(known.size + 1);
-  for (const [v, c] of known) if (accepts(v, v)) t[c] = 1;
+  for (let c = 1; c <= known.size; c++) {
+    const v = known.at(c);
+    if (accepts(v, v)) t[c] = 1;
+  }
   return t;
 }
 
@@ -1867,12 +1863,12 @@ function accepted(
  * never wanted).
  */
 function acceptedFacts(
-  facts: Fact[],
-  named: string[],
+  facts: FactColumn | undefined,
+  named: CodeValues,
   accepts: (fact: Fact, named: string) => boolean,
 ): Uint8Array {
-  const t = new Uint8Array(facts.length);
-  for (let c = 1; c < facts.length; c++) if (accepts(facts[c] ?? null, named[c])) t[c] = 1;
+  const t = new Uint8Array(named.size + 1);
+  for (let c = 1; c <= named.size; c++) if (accepts(facts?.at(c) ?? null, named.at(c))) t[c] = 1;
   return t;
 }
 
@@ -1929,7 +1925,7 @@ function codeRows(codes: Codes, max: number): CodeRows {
  * row's created_at, for trends; 4: the gone rows the expired feed lists, with their expired_at; 5: the
  * description lexemes; 6: the rows of every description lexeme; 7: a dimension's and the title lexemes' rare
  * values packed, the lexemes' numbers saved, the expiries of the gone rows only; 8: ids as a code of their source part
- * and the rest; 9: the visa sponsorship flag; 10: the employer's name as codes; 11: the companies' own figures; 12: the sources' legacy slugs).
+ * and the rest; 9: the visa sponsorship flag; 10: the employer's name as codes; 11: the companies' own figures; 12: the sources' legacy slugs; a code column's values listed in code order).
  */
 export const FORMAT = 12;
 
@@ -2030,7 +2026,11 @@ export function saveIndex(index: MatchIndex, identity: Pick<MatchIdentity, 'db'>
     codes: Object.fromEntries(
       Object.entries(p.codes).map(([k, c]) => [
         k,
-        { values: [...c.values], rows: col(c.rows), facts: c.facts },
+        {
+          values: c.values.list(),
+          rows: col(c.rows),
+          facts: c.facts && Object.fromEntries(Object.entries(c.facts).map(([f, x]) => [f, x.list()])),
+        },
       ]),
     ),
     lexemes: p.lexemes && { ...valueSets(p.lexemes.rows), numbers: col(p.lexemes.numbers) },
@@ -2155,13 +2155,16 @@ export function readIndex(bytes: Buffer, columns?: Buffer): MatchIndex {
     ),
     codes: Object.fromEntries(
       Object.entries(
-        header.codes as Record<
-          string,
-          { values: [string, number][]; rows: number; facts?: Record<string, Fact[]> }
-        >,
+        header.codes as Record<string, { values: string[]; rows: number; facts?: Record<string, Fact[]> }>,
       ).map(([k, c]) => [
         k,
-        { values: new Map(c.values), rows: cols[c.rows] as Codes, ...(c.facts && { facts: c.facts }) },
+        {
+          values: CodeValues.of(c.values),
+          rows: cols[c.rows] as Codes,
+          ...(c.facts && {
+            facts: Object.fromEntries(Object.entries(c.facts).map(([f, x]) => [f, FactColumn.of(x)])),
+          }),
+        },
       ]),
     ),
     lexemes: lexemes && { rows: valueSets(lexemes), numbers: cols[lexemes.numbers] as Uint32Array },
