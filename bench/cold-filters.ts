@@ -35,7 +35,11 @@ const hq = await q(
 const domains = await q(
   `SELECT domain AS v FROM companies WHERE domain IS NOT NULL AND jobs_count > 0 ORDER BY followers DESC LIMIT ${n * 20}`,
 );
-const sources = await q(`SELECT slug AS v FROM sources ORDER BY slug LIMIT ${n}`);
+// Every other source named by its legacy slug, which the filters accept too.
+const sources = await q(
+  `SELECT CASE WHEN legacy_slug IS NOT NULL AND row_number() OVER (ORDER BY slug) % 2 = 0
+               THEN legacy_slug ELSE slug END AS v FROM sources ORDER BY slug LIMIT ${n}`,
+);
 const days = Array.from({ length: n }, (_, i) =>
   new Date(Date.now() - (i + 1) * 7 * 86_400_000).toISOString(),
 );
