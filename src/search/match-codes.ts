@@ -114,7 +114,9 @@ export class FactColumn {
         n,
       );
     const missing = Uint8Array.from(facts, (x) => (x === null || x === undefined ? 1 : 0));
-    const { text, ends } = Joined.join(facts.map((x) => (x === null || x === undefined ? '' : String(x))));
+    const { text, ends } = Joined.join(
+      Array.from(facts, (x) => (x === null || x === undefined ? '' : String(x))),
+    );
     return new FactColumn(undefined, new Joined(text, ends), missing, n);
   }
 

@@ -52,6 +52,13 @@ describe('the facts of a code column', () => {
     );
   });
 
+  it('reads a code no fact was given for as null', () => {
+    const facts: (string | null)[] = [null];
+    facts[2] = 'DE';
+    const f = FactColumn.of(facts);
+    expect(f.list()).toEqual([null, null, 'DE']);
+  });
+
   it('keeps a figure past 2^53 as its text, exactly', () => {
     const f = FactColumn.of([null, '9007199254740993', '1000000']);
     expect(f.at(1)).toBe('9007199254740993');
