@@ -1787,6 +1787,8 @@ export function top(
     const k = n[c];
     if (k === 0) continue;
     distinct++;
+    // Below the last of a full list: out, without reading its value (a slice of a code column's).
+    if (best.length >= limit && (limit === 0 || k < best[best.length - 1][1])) continue;
     const v = values.at(c)!;
     let i = best.length;
     while (i > 0 && (k > best[i - 1][1] || (k === best[i - 1][1] && v < best[i - 1][0]))) i--;
@@ -1868,7 +1870,10 @@ function acceptedFacts(
   accepts: (fact: Fact, named: string) => boolean,
 ): Uint8Array {
   const t = new Uint8Array(named.size + 1);
-  for (let c = 1; c <= named.size; c++) if (accepts(facts?.at(c) ?? null, named.at(c))) t[c] = 1;
+  // The code's own value is read (a slice) only for a test that takes it: the source's, not a company's.
+  const byName = accepts.length > 1;
+  for (let c = 1; c <= named.size; c++)
+    if (accepts(facts?.at(c) ?? null, byName ? named.at(c) : '')) t[c] = 1;
   return t;
 }
 
