@@ -125,12 +125,13 @@ new client.Counter({
 
 new client.Counter({
   name: 'match_index_requests_total',
-  help: 'Searches and counts asked of the in-memory match index, by result (answered, or declined: not built yet, or built at another data version)',
+  help: 'Searches and counts asked of the in-memory match index, by result (answered, or declined: not built yet, or built at another data version; moved: answered, but the data moved on before the page was read, and asked again)',
   labelNames: ['result'] as const,
   collect() {
     this.reset();
     this.inc({ result: 'answered' }, matchStats.answered);
     this.inc({ result: 'declined' }, matchStats.declined);
+    this.inc({ result: 'moved' }, matchStats.moved);
   },
 });
 

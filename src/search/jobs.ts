@@ -102,8 +102,8 @@ const shapeOf = (f: JobFilters): string =>
 export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promise<SearchPage> {
   const fp = fingerprint('jobs', canonicalFilters(req.filters));
   const plan = planOf(ctx, req, true);
-  const indexed = (version: number) =>
-    plan.page!.includes('index') ? indexedPage(ctx, version, req, fp) : Promise.resolve(undefined);
+  const indexed = async (version: number): Promise<{ version: number; page?: SearchPage }> =>
+    plan.page!.includes('index') ? indexedLatest(ctx, version, req, fp) : { version };
   const read = (db: Db, version: number) => {
     // Compiled only when the page is read: a kept page needs its fingerprint alone.
     const compiled = {
@@ -116,8 +116,7 @@ export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promis
       : searchFlat(ctx, db, version, req, compiled, plan);
   };
   if (!plan.keepPage || !ctx.pages) {
-    const version = await readVersion(ctx, ctx.pool);
-    const page = await indexed(version);
+    const { version, page } = await indexed(await readVersion(ctx, ctx.pool));
     if (page) return page;
     if (!plan.snapshot) return read(ctx.pool, version);
     return withSnapshot(ctx.pool, async (c) => read(c, await readVersion(ctx, c)));
@@ -129,8 +128,8 @@ export async function searchJobs(ctx: SearchContext, req: SearchRequest): Promis
     version,
     pageKey(fp, req),
     async () => {
-      const page = await indexed(version);
-      if (page) return { version, value: page };
+      const at = await indexed(version);
+      if (at.page) return { version: at.version, value: at.page };
       return withSnapshot(ctx.pool, async (c) => {
         const at = await dataVersion(c);
         return { version: at, value: await read(c, at) };
@@ -200,6 +199,31 @@ export function answeredWithoutScan(
 }
 
 /**
+ * The page from the match index at `version`, or at the version the data moved on to while its rows were
+ * read (fromIndex), once the index has caught up with it: three tries at most. An expiry commits every
+ * minute, and each request in flight at that instant would otherwise be PostgreSQL's, cold, all at once
+ * (a page of a common description word read that way ran past the statement timeout). `version` is the
+ * one the page was read at, or the newest one seen when the index did not answer.
+ */
+async function indexedLatest(
+  ctx: SearchContext,
+  version: number,
+  req: SearchRequest,
+  fp: string,
+): Promise<{ version: number; page?: SearchPage }> {
+  for (let tries = 0; tries < 3; tries++) {
+    const got = await indexedPage(ctx, version, req, fp);
+    if (!got || !('movedTo' in got)) return { version, page: got };
+    version = got.movedTo;
+    await ctx.match?.catchUp?.(version);
+  }
+  return { version };
+}
+
+/** The data moved on to this version between the index's answer and the read of its rows. */
+type Moved = { movedTo: number };
+
+/**
  * The page from the match index when it holds the request at `version` (a first or an offset page;
  * cursor pages are PostgreSQL's). Its rows are read by id in one statement that checks the version
  * (fromIndex), so it needs no snapshot, and no more round trips than that statement. Undefined otherwise.
@@ -209,14 +233,14 @@ async function indexedPage(
   version: number,
   req: SearchRequest,
   fp: string,
-): Promise<SearchPage | undefined> {
+): Promise<SearchPage | Moved | undefined> {
   if (req.collapse) {
     const m = await fromIndex(ctx, ctx.pool, version, req, {
       offset: req.offset,
       limit: req.limit,
       collapse: true,
     });
-    if (!m) return undefined;
+    if (!m || 'movedTo' in m) return m;
     rememberTotal(ctx, req.filters, version, `groups|${fp}`, m.total);
     const jobs = m.rows.map((r, i) => ({ ...r, openings: m.openings![i] }));
     return { data: renderPage(jobs), total: m.total, byCursor: false };
@@ -237,7 +261,7 @@ async function indexedPage(
     read: req.limit,
     after,
   });
-  if (!m) return undefined;
+  if (!m || 'movedTo' in m) return m;
   rememberTotal(ctx, req.filters, version, `jobs|${fp}`, m.total);
   const page = m.rows;
   const last = page[page.length - 1];
@@ -461,8 +485,11 @@ async function searchCollapsed(
   return { data: renderPage(jobs), total, byCursor: false };
 }
 
-/** Requests this process asked the match index: answered, or declined (not built yet, or another version). */
-export const matchStats = { answered: 0, declined: 0 };
+/**
+ * Requests this process asked the match index: answered, or declined (not built yet, or another version);
+ * moved: answered, but the data moved on before the page's rows were read (asked again at the new version).
+ */
+export const matchStats = { answered: 0, declined: 0, moved: 0 };
 
 /**
  * The total and the page's rows from the match index, when it holds the request's filters and was built at
@@ -476,7 +503,7 @@ async function fromIndex(
   version: number,
   req: SearchRequest,
   page: { offset: number; limit: number; read?: number; collapse?: boolean; after?: MatchQuery['after'] },
-): Promise<{ total: number; rows: PageRow[]; more: boolean; openings?: number[] } | undefined> {
+): Promise<{ total: number; rows: PageRow[]; more: boolean; openings?: number[] } | Moved | undefined> {
   if (!ctx.match || !indexable(req.filters)) return undefined;
   const { read, ...asked } = page;
   const q: MatchQuery = { version, filters: req.filters, collapse: page.collapse ?? false, ...asked };
@@ -496,7 +523,12 @@ async function fromIndex(
     text,
     values,
   });
-  if (rows.length !== ids.length || rows.some((r) => Number(r.version) !== version)) return undefined;
+  const newest = rows.reduce((v, r) => Math.max(v, Number(r.version)), version);
+  if (newest !== version) {
+    matchStats.moved++;
+    return { movedTo: newest };
+  }
+  if (rows.length !== ids.length) return undefined;
   const byId = new Map(rows.map((r) => [r.id, r]));
   return { total: a.total, rows: ids.map((id) => byId.get(id)!), more, openings: a.openings };
 }

@@ -21,7 +21,7 @@ import { raw, sql } from '../../src/search/sql.ts';
 import pg from 'pg';
 import { fingerprint } from '../../src/search/cursor.ts';
 import { countJobs, matchStats, type SearchContext, searchJobs } from '../../src/search/jobs.ts';
-import { buildIndex, MatchService, readIndexParts } from '../../src/search/match.ts';
+import { buildIndex, type MatchSource, MatchService, readIndexParts } from '../../src/search/match.ts';
 import { MatchIndexBuilder, printedMicros, readIndex, saveIndex, top } from '../../src/search/match-index.ts';
 import { all, complement, difference } from '../../src/search/match-sets.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
@@ -983,6 +983,36 @@ describe('the match index', () => {
     expect(service.status.version).toBeLessThan(version);
     await service.catchUp(version);
     expect(service.status).toMatchObject({ version, builds: 1, carried: 1 });
+  });
+
+  it("asks again at the version the data moved on to while a page's rows were read, instead of PostgreSQL", async () => {
+    const service = new MatchService(db.read, () => {}, undefined, undefined, undefined, true, 60_000);
+    await service.refresh();
+    const version = service.status.version!;
+    // An expiry commits between the index's answer and the read of the page's rows, once.
+    let expired = false;
+    const source: MatchSource = {
+      ask: async (q) => {
+        const a = await service.ask(q);
+        if (!expired) {
+          expired = true;
+          await expireOldest(1);
+        }
+        return a;
+      },
+      catchUp: (v) => service.catchUp(v),
+    };
+    const before = { ...matchStats };
+    const req = { filters: { description: values.descWords[0] }, collapse: false, offset: 0, limit: 5 };
+    const got = await searchJobs({ pool: db.read, cursorSecret: 's', match: source, version }, req);
+    expect(service.status.version).toBeGreaterThan(version);
+    expect({
+      moved: matchStats.moved - before.moved,
+      answered: matchStats.answered - before.answered,
+      declined: matchStats.declined - before.declined,
+    }).toEqual({ moved: 1, answered: 2, declined: 0 });
+    const want = await searchJobs(plain(), req);
+    expect({ ...got, data: got.data.toString() }).toEqual({ ...want, data: want.data.toString() });
   });
 
   it('warmed as a service warms it at start, counts every facet of every live row and group as PostgreSQL over an expiry', async () => {
