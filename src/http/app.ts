@@ -24,7 +24,7 @@ import { ExpensiveGate, remoteExpensiveGate, type SlotGate } from './expensive-g
 import { type Limiter, rateLimitHeaders } from '../limiter/limits.ts';
 import { registerDocs } from './docs.ts';
 import { registerExplore } from './explore.ts';
-import { countDecisions, instrumentApp } from './metrics.ts';
+import { countDecisions, enterGate, instrumentApp } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { parseQueryString } from './params/registry.ts';
 import { redactUrl } from './redact.ts';
@@ -248,7 +248,8 @@ function routeHandler(route: Route, ctx: AppContext, deps: { authenticator: Auth
         // up first, or every such request would be costed, queued and counted as PostgreSQL's.
         if (cost.version !== undefined) await cost.match?.catchUp?.(cost.version);
         const probed = await probeIndex(route.path, params, cost);
-        if (isExpensive(route.path, params, { ...cost, probed })) release = await gate.enter(accountId);
+        if (isExpensive(route.path, params, { ...cost, probed }))
+          release = await enterGate(route.path, () => gate.enter(accountId));
       });
       return { ...out, headers };
     } catch (err) {

@@ -37,6 +37,26 @@ const latency = new client.Histogram({
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 });
 
+const gateWaits = new client.Histogram({
+  name: 'expensive_gate_wait_seconds',
+  help: 'Requests judged expensive work: the time each waited for a slot of the gate, per route template and outcome (admitted, or refused: 429 or 503)',
+  labelNames: ['route', 'outcome'] as const,
+  buckets: [0.001, 0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5],
+});
+
+/** A slot of the expensive-work gate (`enter`), its wait and outcome counted under the route's template. */
+export async function enterGate(route: string, enter: () => Promise<() => void>): Promise<() => void> {
+  const end = gateWaits.startTimer({ route });
+  try {
+    const release = await enter();
+    end({ outcome: 'admitted' });
+    return release;
+  } catch (err) {
+    end({ outcome: 'refused' });
+    throw err;
+  }
+}
+
 // Pools and caches of every app built in this process (one in a service; tests build many).
 const pools = new Map<pg.Pool, string>();
 const caches = new Set<TotalsCache>();

@@ -186,6 +186,12 @@ describe('GET /metrics with two workers', () => {
     expect(lookups).toBeGreaterThanOrEqual(4);
     expect(types.get('match_index_requests_total')).toBe('counter');
     expect(value('match_index_requests_total')).toBeGreaterThan(0);
+    // The description phrases are expensive work (the index holds no phrase): the first in each worker
+    // took a slot; the second found its total kept there.
+    expect(types.get('expensive_gate_wait_seconds')).toBe('histogram');
+    const gated = { route: '/v1/jobs/count', outcome: 'admitted' };
+    expect(value('expensive_gate_wait_seconds_count', gated)).toBe(2);
+    expect(value('expensive_gate_wait_seconds_bucket', { ...gated, le: '+Inf' })).toBe(2);
     expect(types.get('feed_read_ahead_total')).toBe('counter');
     expect(value('feed_read_ahead_total', { outcome: 'served' })).toBeGreaterThanOrEqual(0);
 
