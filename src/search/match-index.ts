@@ -986,7 +986,7 @@ export class MatchIndex {
       const want = !d.accepts
         ? wanted(column.values, v as string[])
         : d.codesOf && d.column
-          ? acceptedFacts(column.facts?.[d.column], column.values, d.accepts(v as never))
+          ? acceptedFacts(column.facts?.[d.column], column.values, d.accepts(v as never), d.source === true)
           : accepted(column.values, d.accepts(v as never));
       codes.push({ rows: column.rows, want });
     }
@@ -1861,17 +1861,17 @@ function accepted(known: CodeValues, accepts: (stored: string, named: string) =>
 }
 
 /**
- * A table by code: 1 for the codes whose fact (and value, `named`) `accepts` takes (0, nothing named, is
- * never wanted).
+ * A table by code: 1 for the codes whose fact (and value, `named`, when `byName`) `accepts` takes (0,
+ * nothing named, is never wanted). Only a source filter tests the code's own value (its slug): a
+ * company's is not read (each is a slice of the joined values).
  */
 function acceptedFacts(
   facts: FactColumn | undefined,
   named: CodeValues,
   accepts: (fact: Fact, named: string) => boolean,
+  byName: boolean,
 ): Uint8Array {
   const t = new Uint8Array(named.size + 1);
-  // The code's own value is read (a slice) only for a test that takes it: the source's, not a company's.
-  const byName = accepts.length > 1;
   for (let c = 1; c <= named.size; c++)
     if (accepts(facts?.at(c) ?? null, byName ? named.at(c) : '')) t[c] = 1;
   return t;
