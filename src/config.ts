@@ -163,6 +163,16 @@ const schema = {
     default: 12,
     parse: int(0, 65_536),
   },
+  WARM_UP_MS: {
+    doc: 'Before it listens, each serving process sends itself requests of every kind drawn from the data for at most this long (and at most WARM_UP_REQUESTS), so that its first clients do not meet cold code and connections (0: none)',
+    default: 8000,
+    parse: int(0, 600_000),
+  },
+  WARM_UP_REQUESTS: {
+    doc: 'The most requests the warm-up sends',
+    default: 2000,
+    parse: int(0, 1_000_000),
+  },
   CONNECTIONS_PER_ADDRESS: {
     doc: 'Open connections per client address and process',
     default: 128,

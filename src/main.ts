@@ -55,6 +55,14 @@ async function serve(
     limiter,
     logger: { stream: logStream(1) },
   });
+  if (config.WARM_UP_MS > 0 && config.WARM_UP_REQUESTS > 0) {
+    const w = await app.warmUp({
+      ms: config.WARM_UP_MS,
+      requests: config.WARM_UP_REQUESTS,
+      concurrency: config.POOL_MAX,
+    });
+    log.info({ component: 'warm-up', ...w }, `warmed up: ${w.requests} requests in ${w.ms} ms`);
+  }
   await app.fastify.listen({ port: config.PORT, host: config.HOST });
   if (announce) {
     const { port } = app.fastify.server.address() as AddressInfo;

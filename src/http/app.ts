@@ -1,6 +1,7 @@
 // buildApp: the Fastify application, not yet listening. Global behaviour of every response lives here:
 // the three headers, CORS preflight, 405, 404, trailing slashes, the error catalog, key redaction.
 import cluster from 'node:cluster';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import Fastify, {
   type FastifyInstance,
@@ -29,6 +30,8 @@ import { buildOpenApi } from './openapi.ts';
 import { parseQueryString } from './params/registry.ts';
 import { redactUrl } from './redact.ts';
 import { RequestLog } from './request-log.ts';
+import { type WarmUpBudget, type WarmUpReport, warmUp } from './warm-up.ts';
+import { matchStats } from '../search/jobs.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { companyRoutes } from './routes/companies.ts';
 import { feedRoutes } from './routes/feeds.ts';
@@ -68,7 +71,15 @@ export interface App {
   authenticator: Authenticator;
   /** The expensive-work gate: its running and waiting requests. */
   expensive: Pick<SlotGate, 'stats'>;
+  /** Requests of every kind sent through the app in process, before it listens (`warm-up.ts`). */
+  warmUp(budget: WarmUpBudget): Promise<WarmUpReport>;
   close(): Promise<void>;
+}
+
+/** The header of the warm-up's requests, and its value while a warm-up runs (a secret of this process). */
+const WARM_UP_HEADER = 'x-warm-up';
+interface Warming {
+  token?: string;
 }
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
@@ -89,6 +100,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const ctx = { ...opts.ctx, limiter, totals, pages, feedPages, match };
   const app = Fastify(serverOptions(ctx.config, opts.logger));
   const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX, limiter);
+  const warming: Warming = {};
 
   // A worker asks the primary's gate, which bounds an account across every process of the host.
   const limits = expensiveLimits(ctx.config);
@@ -106,8 +118,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     stalled_dropped: connections.stats.dropped,
   }));
 
-  installHooks(app, requestLog);
-  instrumentApp(app, { pools: ctx.db, totals: ctx.totals, pages: ctx.pages, feedPages: ctx.feedPages });
+  installHooks(app, requestLog, warming);
+  instrumentApp(app, {
+    pools: ctx.db,
+    totals: ctx.totals,
+    pages: ctx.pages,
+    feedPages: ctx.feedPages,
+    skip: (req) => isWarmUp(req, warming),
+  });
 
   app.setErrorHandler(errorHandler(requestLog));
 
@@ -133,7 +151,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   };
 
   for (const route of routes) {
-    register(route.path, routeHandler(route, ctx, { authenticator, gate }));
+    register(route.path, routeHandler(route, ctx, { authenticator, gate, warming }));
   }
 
   // Generated from the routes and the registry of this very process, once.
@@ -147,6 +165,19 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     fastify: app,
     authenticator,
     expensive: gate,
+    async warmUp(budget) {
+      // Only before the server listens: no request from outside can carry the token.
+      if (app.server.listening) throw new Error('the warm-up runs before the server listens');
+      warming.token = randomBytes(24).toString('hex');
+      const asked = { ...matchStats };
+      try {
+        return await warmUp(app, { [WARM_UP_HEADER]: warming.token }, budget);
+      } finally {
+        warming.token = undefined;
+        // The match index's request figures count clients' requests only.
+        Object.assign(matchStats, asked);
+      }
+    },
     async close() {
       connections.stop();
       await app.close();
@@ -217,15 +248,20 @@ function preflight(reply: FastifyReply) {
  * One API request: authentication and the limiter when the route needs a key, the expensive-work gate
  * once the parameters are known, then the route. Errors after authentication keep the rate-limit headers.
  */
-function routeHandler(route: Route, ctx: AppContext, deps: { authenticator: Authenticator; gate: SlotGate }) {
-  const { authenticator, gate } = deps;
+function routeHandler(
+  route: Route,
+  ctx: AppContext,
+  deps: { authenticator: Authenticator; gate: SlotGate; warming: Warming },
+) {
+  const { authenticator, gate, warming } = deps;
   return async (req: FastifyRequest) => {
+    const warm = isWarmUp(req, warming);
     const qs = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
     const query = parseQueryString(qs);
     const headers: Record<string, string> = {};
     let accountId = 0;
     let routeCtx = ctx;
-    if (route.auth) {
+    if (route.auth && !warm) {
       const admission = await authenticator.admit(extractKey(req.headers.authorization, query));
       accountId = admission.owner.account_id;
       if (admission.decision) Object.assign(headers, rateLimitHeaders(admission.decision));
@@ -248,8 +284,11 @@ function routeHandler(route: Route, ctx: AppContext, deps: { authenticator: Auth
         // up first, or every such request would be costed, queued and counted as PostgreSQL's.
         if (cost.version !== undefined) await cost.match?.catchUp?.(cost.version);
         const probed = await probeIndex(route.path, params, cost);
-        if (isExpensive(route.path, params, { ...cost, probed }))
+        if (isExpensive(route.path, params, { ...cost, probed })) {
+          // The warm-up sends cheap work only: a scan would hold the start-up for seconds.
+          if (warm) throw unavailable();
           release = await enterGate(route.path, () => gate.enter(accountId));
+        }
       });
       return { ...out, headers };
     } catch (err) {
@@ -264,6 +303,11 @@ function routeHandler(route: Route, ctx: AppContext, deps: { authenticator: Auth
   };
 }
 
+/** A request of this process's own warm-up (its header carries the token of the warm-up running). */
+function isWarmUp(req: FastifyRequest, warming: Warming): boolean {
+  return warming.token !== undefined && req.headers[WARM_UP_HEADER] === warming.token;
+}
+
 /** How many Host fields a request carries (rawHeaders alternates names and values). */
 function hostFields(raw: string[]): number {
   let n = 0;
@@ -272,7 +316,7 @@ function hostFields(raw: string[]): number {
 }
 
 /** Every response: the three headers, 405 before any body is read, no caching headers, the request log. */
-function installHooks(app: FastifyInstance, requestLog: RequestLog): void {
+function installHooks(app: FastifyInstance, requestLog: RequestLog, warming: Warming): void {
   // Bodies are never read: the API is read-only.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => {
@@ -292,6 +336,7 @@ function installHooks(app: FastifyInstance, requestLog: RequestLog): void {
       return sendError(reply, errors.methodNotAllowed());
   });
   app.addHook('onResponse', async (req, reply) => {
+    if (isWarmUp(req, warming)) return;
     requestLog.record(req.method, req.url, reply.statusCode, reply.elapsedTime);
   });
   // Fastify adds no Cache-Control or ETag; make sure nothing else does either.

@@ -2,7 +2,7 @@
 // route and status, connection pools, limiter decisions, cached totals and process figures. With
 // several workers, the primary gathers every worker's registry and sums them (metrics-server.ts).
 import cluster from 'node:cluster';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import client from 'prom-client';
 import { ApiError } from '../errors.ts';
@@ -207,6 +207,8 @@ export function instrumentApp(
     totals: TotalsCache;
     pages?: PageFigures;
     feedPages?: PageFigures;
+    /** Requests left out of the figures (the process's own warm-up). */
+    skip?: (req: FastifyRequest) => boolean;
   },
 ): void {
   pools.set(parts.pools.write, 'write');
@@ -216,6 +218,7 @@ export function instrumentApp(
   if (parts.feedPages) pageCaches.set(parts.feedPages, 'feed');
   collectProcessMetrics();
   app.addHook('onResponse', async (req, reply) => {
+    if (parts.skip?.(req)) return;
     // Unmatched URLs share one label so that scanners cannot grow the label set.
     const route = req.routeOptions.url ?? 'unmatched';
     const status = String(reply.statusCode);
