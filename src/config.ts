@@ -163,6 +163,11 @@ const schema = {
     default: 12,
     parse: int(0, 65_536),
   },
+  ROW_CACHE_MB: {
+    doc: "Memory (MB) each worker keeps the rendered jobs of the match index's pages in, at the newest data version, so that pages sharing rows read only the others (0: none)",
+    default: 16,
+    parse: int(0, 65_536),
+  },
   WARM_UP_MS: {
     doc: 'Before it listens, each serving process sends itself requests of every kind drawn from the data for at most this long (and at most WARM_UP_REQUESTS), so that its first clients do not meet cold code and connections (0: none)',
     default: 8000,

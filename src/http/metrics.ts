@@ -68,7 +68,7 @@ interface PageFigures {
   readonly size: number;
 }
 /** Each page cache with what it keeps: search pages or feed pages. */
-const pageCaches = new Map<PageFigures, 'search' | 'feed'>();
+const pageCaches = new Map<PageFigures, 'search' | 'feed' | 'rows'>();
 
 const poolFigure = (name: string, help: string, read: (p: pg.Pool) => number) =>
   new client.Gauge({
@@ -103,11 +103,11 @@ new client.Counter({
 
 new client.Counter({
   name: 'page_cache_lookups_total',
-  help: 'Look-ups of search and feed pages kept per data version, by pages (search or feed) and result (hit, miss; carried: the misses a page of an earlier version answered, no change since touching it)',
+  help: "Look-ups of search and feed pages kept per data version and of the rows of the match index's pages, by pages (search, feed or rows) and result (hit, miss; carried: the misses a page of an earlier version answered, no change since touching it)",
   labelNames: ['pages', 'result'] as const,
   collect() {
     this.reset();
-    for (const pages of ['search', 'feed'] as const) {
+    for (const pages of ['search', 'feed', 'rows'] as const) {
       let hits = 0;
       let misses = 0;
       let carried = 0;
@@ -126,7 +126,7 @@ new client.Counter({
 
 new client.Gauge({
   name: 'page_cache_bytes',
-  help: 'Bytes held by the kept search and feed pages (an upper bound)',
+  help: 'Bytes held by the kept search and feed pages and rows (an upper bound)',
   collect() {
     this.set([...pageCaches.keys()].reduce((n, c) => n + c.size, 0));
   },
@@ -207,6 +207,7 @@ export function instrumentApp(
     totals: TotalsCache;
     pages?: PageFigures;
     feedPages?: PageFigures;
+    rows?: PageFigures;
     /** Requests left out of the figures (the process's own warm-up). */
     skip?: (req: FastifyRequest) => boolean;
   },
@@ -216,6 +217,7 @@ export function instrumentApp(
   caches.add(parts.totals);
   if (parts.pages) pageCaches.set(parts.pages, 'search');
   if (parts.feedPages) pageCaches.set(parts.feedPages, 'feed');
+  if (parts.rows) pageCaches.set(parts.rows, 'rows');
   collectProcessMetrics();
   app.addHook('onResponse', async (req, reply) => {
     if (parts.skip?.(req)) return;
@@ -231,5 +233,6 @@ export function instrumentApp(
     caches.delete(parts.totals);
     if (parts.pages) pageCaches.delete(parts.pages);
     if (parts.feedPages) pageCaches.delete(parts.feedPages);
+    if (parts.rows) pageCaches.delete(parts.rows);
   });
 }

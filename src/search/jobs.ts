@@ -8,7 +8,15 @@ import { type CursorPosition, decodeCursor, encodeCursor, fingerprint } from './
 import { compileFilters, textCount, type JobFilters } from './filters.ts';
 import type { PageCache, SearchPage } from './page-cache.ts';
 import { type Known, MAX_SORTED, type PageStrategy, pageStrategy, planRead, type ReadPlan } from './plan.ts';
-import { type DescriptionFormat, descriptionColumn, type JobRow, renderJob, renderPage } from './render.ts';
+import {
+  type DescriptionFormat,
+  descriptionColumn,
+  type JobRow,
+  joinItems,
+  renderJob,
+  renderPage,
+} from './render.ts';
+import type { KeptRow, RowCache } from './row-cache.ts';
 import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { JobState } from '../model/job-state.ts';
 import type { Counted } from '../model/totals.ts';
@@ -37,6 +45,8 @@ export interface SearchContext {
   pages?: PageCache<SearchPage>;
   /** The in-memory match index; without it (or when it cannot answer) PostgreSQL counts and pages. */
   match?: MatchSource;
+  /** Rendered rows of the match index's pages at the newest version; without it each page reads them all. */
+  rows?: RowCache;
 }
 
 type Db = pg.Pool | pg.PoolClient;
@@ -242,8 +252,12 @@ async function indexedPage(
     });
     if (!m || 'movedTo' in m) return m;
     rememberTotal(ctx, req.filters, version, `groups|${fp}`, m.total);
-    const jobs = m.rows.map((r, i) => ({ ...r, openings: m.openings![i] }));
-    return { data: renderPage(jobs), total: m.total, byCursor: false };
+    // A group's row is its job's JSON with the group's openings added before its closing brace.
+    const items = m.rows.map((r, i) => [
+      r.json.subarray(0, -1),
+      Buffer.from(`,"openings":${m.openings![i]}}`),
+    ]);
+    return { data: joinItems(items), total: m.total, byCursor: false };
   }
   // A cursor page starts after its position, at no offset (as searchFlat pages it).
   let after: MatchQuery['after'];
@@ -263,10 +277,9 @@ async function indexedPage(
   });
   if (!m || 'movedTo' in m) return m;
   rememberTotal(ctx, req.filters, version, `jobs|${fp}`, m.total);
-  const page = m.rows;
-  const last = page[page.length - 1];
+  const last = m.rows[m.rows.length - 1];
   return {
-    data: renderPage(page),
+    data: joinItems(m.rows.map((r) => [r.json])),
     total: m.total,
     nextCursor: m.more && last ? encodeCursor(ctx.cursorSecret, fp, { at: last.pos, id: last.id }) : null,
     byCursor: after !== undefined,
@@ -503,7 +516,7 @@ async function fromIndex(
   version: number,
   req: SearchRequest,
   page: { offset: number; limit: number; read?: number; collapse?: boolean; after?: MatchQuery['after'] },
-): Promise<{ total: number; rows: PageRow[]; more: boolean; openings?: number[] } | Moved | undefined> {
+): Promise<{ total: number; rows: IndexedRow[]; more: boolean; openings?: number[] } | Moved | undefined> {
   if (!ctx.match || !indexable(req.filters)) return undefined;
   const { read, ...asked } = page;
   const q: MatchQuery = { version, filters: req.filters, collapse: page.collapse ?? false, ...asked };
@@ -513,24 +526,45 @@ async function fromIndex(
   if (!a) return undefined;
   const ids = read === undefined ? a.ids : a.ids.slice(0, read);
   const more = ids.length < a.ids.length;
-  if (!ids.length) return { total: a.total, rows: [], more, openings: a.openings };
-  // A named (prepared) statement, as the look-up by id: it is the most frequent statement of searches,
-  // and planning it each time cost PostgreSQL about as much as reading its rows' keys.
-  const { text, values } = sql`SELECT ${fields(req.descriptionFormat)}, ${raw(VERSION_SQL)} AS version
-        FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug WHERE j.id = ANY(${ids}::text[])`;
-  const { rows } = await db.query<PageRow & { version: string }>({
-    name: `index_page_${req.descriptionFormat ?? 'none'}`,
-    text,
-    values,
-  });
-  const newest = rows.reduce((v, r) => Math.max(v, Number(r.version)), version);
-  if (newest !== version) {
-    matchStats.moved++;
-    return { movedTo: newest };
+  const format = req.descriptionFormat ?? 'none';
+  const byId = new Map<string, KeptRow>();
+  const unread: string[] = [];
+  for (const id of ids) {
+    const kept = ctx.rows?.get(version, format, id);
+    if (kept) byId.set(id, kept);
+    else unread.push(id);
   }
-  if (rows.length !== ids.length) return undefined;
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return { total: a.total, rows: ids.map((id) => byId.get(id)!), more, openings: a.openings };
+  if (unread.length) {
+    // A named (prepared) statement, as the look-up by id: it is the most frequent statement of searches,
+    // and planning it each time cost PostgreSQL about as much as reading its rows' keys.
+    const { text, values } = sql`SELECT ${fields(req.descriptionFormat)}, ${raw(VERSION_SQL)} AS version
+        FROM jobs j LEFT JOIN companies c ON c.slug = j.company_slug WHERE j.id = ANY(${unread}::text[])`;
+    const { rows } = await db.query<PageRow & { version: string }>({
+      name: `index_page_${format}`,
+      text,
+      values,
+    });
+    const newest = rows.reduce((v, r) => Math.max(v, Number(r.version)), version);
+    if (newest !== version) {
+      matchStats.moved++;
+      return { movedTo: newest };
+    }
+    if (rows.length !== unread.length) return undefined;
+    for (const r of rows) {
+      const json = renderJob(r);
+      byId.set(
+        r.id,
+        ctx.rows?.put(version, format, r.id, json, r.pos) ?? { json: Buffer.from(json), pos: r.pos },
+      );
+    }
+  }
+  const rows = ids.map((id) => ({ id, ...byId.get(id)! }));
+  return { total: a.total, rows, more, openings: a.openings };
+}
+
+/** A row of a page the match index answered: the job's JSON, and its id and position for a cursor. */
+interface IndexedRow extends KeptRow {
+  id: string;
 }
 
 export async function countJobs(ctx: SearchContext, filters: JobFilters, collapse: boolean): Promise<number> {

@@ -27,6 +27,7 @@ import { all, complement, difference } from '../../src/search/match-sets.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
 import { readLexemes } from '../../src/search/match-words.ts';
 import { PageCache, pageSize } from '../../src/search/page-cache.ts';
+import { RowCache } from '../../src/search/row-cache.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
 import { salaryDistribution } from '../../src/search/salary-stats.ts';
 import { TotalsCache } from '../../src/search/totals.ts';
@@ -373,6 +374,7 @@ describe('the match index', () => {
   });
 
   it('pages, totals and counts are those of PostgreSQL, byte for byte', async () => {
+    const rows = new RowCache(1 << 16);
     let answered = 0;
     let runs = 0;
     await fc.assert(
@@ -381,9 +383,10 @@ describe('the match index', () => {
         fc.boolean(),
         fc.constantFrom(0, 0, 3, 25),
         fc.constantFrom(1, 10, 30),
-        async (filters, collapse, offset, limit) => {
+        fc.constantFrom(undefined, 'text' as const, 'html' as const),
+        async (filters, collapse, offset, limit, descriptionFormat) => {
           runs++;
-          const req = { filters, collapse, offset, limit };
+          const req = { filters, collapse, offset, limit, descriptionFormat };
           const version = match.status.version!;
           const a = await match.ask({ version, filters, collapse, offset, limit });
           if (a) answered++;
@@ -396,6 +399,12 @@ describe('the match index', () => {
             req,
           );
           expect({ ...kept, data: kept.data.toString() }).toEqual({ ...want, data: want.data.toString() });
+          // With the rendered rows that earlier pages of this version read (a small cache: rows go too).
+          const shared = await searchJobs({ ...indexed(), rows, version }, req);
+          expect({ ...shared, data: shared.data.toString() }).toEqual({
+            ...want,
+            data: want.data.toString(),
+          });
           expect(await countJobs(indexed(), filters, collapse)).toBe(
             await countJobs(plain(), filters, collapse),
           );
@@ -405,6 +414,7 @@ describe('the match index', () => {
     );
     // Most requests were the index's to answer (text queries it cannot read go to PostgreSQL).
     expect(answered / runs).toBeGreaterThan(0.8);
+    expect(rows.hits).toBeGreaterThan(0);
   }, 240_000);
 
   it('gives a page PostgreSQL finds the number of live jobs, which it would otherwise count', async () => {
@@ -792,6 +802,78 @@ describe('the match index', () => {
           expect(seen.query).toBe(1);
         }
       }
+  });
+
+  it('reads only the rows no earlier page of its version read, and reads them again at a newer version', async () => {
+    const version = match.status.version!;
+    const { rows: top } = await db.read.query<{ c: string }>(
+      'SELECT unnest(country_codes) AS c FROM jobs WHERE state = 0 GROUP BY 1 ORDER BY count(*) DESC LIMIT 1',
+    );
+    const ids: string[][] = [];
+    const pool = new Proxy(db.read, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target);
+        if (prop !== 'query') return typeof v === 'function' ? v.bind(target) : v;
+        return (q: { values: unknown[] }) => {
+          ids.push(q.values[0] as string[]);
+          return target.query(q as never);
+        };
+      },
+    }) as pg.Pool;
+    const rows = new RowCache(1 << 22);
+    const ctx = (v: number): SearchContext => ({ ...indexed(), pool, rows, version: v });
+    const ask = (c: SearchContext, offset: number, descriptionFormat?: 'text') =>
+      searchJobs(c, {
+        filters: { country: [top[0].c] },
+        collapse: false,
+        offset,
+        limit: 5,
+        descriptionFormat,
+      });
+    const first = await ask(ctx(version), 0);
+    expect(ids.map((x) => x.length)).toEqual([5]);
+    // Overlapping the first page by two rows: the three others alone are read.
+    const second = await ask(ctx(version), 3);
+    expect(ids.map((x) => x.length)).toEqual([5, 3]);
+    expect(ids[1]).not.toContain(ids[0][3]);
+    // Every row kept: no statement; another description format is other rows.
+    expect((await ask(ctx(version), 0)).data.toString()).toBe(first.data.toString());
+    expect(ids.length).toBe(2);
+    await ask(ctx(version), 0, 'text');
+    expect(ids.map((x) => x.length)).toEqual([5, 3, 5]);
+    for (const [page, offset] of [
+      [first, 0],
+      [second, 3],
+    ] as const)
+      expect(page.data.toString()).toBe(
+        (
+          await searchJobs(plain(), { filters: { country: [top[0].c] }, collapse: false, offset, limit: 5 })
+        ).data.toString(),
+      );
+    // One of the page's jobs changes (its title, at a new data version): read again, as it now is.
+    const changed = ids[0][0];
+    await db.write.query(
+      `UPDATE jobs SET doc = replace(doc, '"title":"', '"title":"Changed ') WHERE id = $1`,
+      [changed],
+    );
+    await bumpDataVersion(db.write);
+    await match.refresh(Date.now() + 3_600_000);
+    const now = match.status.version!;
+    expect(now).toBeGreaterThan(version);
+    const after = await ask(ctx(now), 0);
+    expect(ids.map((x) => x.length)).toEqual([5, 3, 5, 5]);
+    expect(after.data.toString()).toContain('"title":"Changed ');
+    expect(after.data.toString()).toBe(
+      (
+        await searchJobs(plain(), { filters: { country: [top[0].c] }, collapse: false, offset: 0, limit: 5 })
+      ).data.toString(),
+    );
+    await db.write.query(
+      `UPDATE jobs SET doc = replace(doc, '"title":"Changed ', '"title":"') WHERE id = $1`,
+      [changed],
+    );
+    await bumpDataVersion(db.write);
+    await match.refresh(Date.now() + 3_600_000);
   });
 
   it('answers a window anchored at each request, and keeps none of its totals', async () => {

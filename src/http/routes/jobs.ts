@@ -31,6 +31,7 @@ export const searchContext = (ctx: AppContext): SearchContext => ({
   totals: ctx.totals,
   pages: ctx.pages,
   match: ctx.match,
+  rows: ctx.rows,
   // Read with the key on the primary; a replica's own version is read where it is searched.
   version: ctx.db.readIsPrimary ? ctx.dataVersion : undefined,
 });

@@ -1,4 +1,5 @@
 // A route: its path, parameter list, whether it needs a key, and a handler returning JSON text.
+import type { RowCache } from '../../search/row-cache.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/pool.ts';
@@ -23,6 +24,8 @@ export interface AppContext {
   pages?: PageCache<SearchPage>;
   /** Set by buildApp: feed pages kept per data version (none when PAGE_CACHE_MB is 0). */
   feedPages?: PageCache<FeedPage>;
+  /** Set by buildApp: rendered rows of the match index's pages at the newest version (none when ROW_CACHE_MB is 0). */
+  rows?: RowCache;
   /** The in-memory match index (set by buildApp in a worker, or given by the process that holds it). */
   match?: MatchSource;
   /** Set per authenticated request: the data version read with the key, on the primary. */
