@@ -16,7 +16,7 @@ import { ApiError, errors } from '../errors.ts';
 import { PgTotalsStore } from '../db/totals-store.ts';
 import { feedPageSize } from '../search/feed-pages.ts';
 import { PageCache, pageSize } from '../search/page-cache.ts';
-import { RowCache } from '../search/row-cache.ts';
+import { rowCache } from '../search/row-cache.ts';
 import { TotalsCache } from '../search/totals.ts';
 import { ipcMatchSource } from '../search/match-client.ts';
 import { Authenticator, extractKey } from './auth.ts';
@@ -99,7 +99,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const match =
     opts.ctx.match ?? (cluster.isWorker && opts.ctx.config.MATCH_INDEX ? ipcMatchSource() : undefined);
   const rowMb = opts.ctx.config.ROW_CACHE_MB;
-  const rows = opts.ctx.rows ?? (rowMb > 0 && match ? new RowCache(rowMb * 2 ** 20) : undefined);
+  const rows = opts.ctx.rows ?? (rowMb > 0 && match ? rowCache(rowMb * 2 ** 20) : undefined);
   const ctx = { ...opts.ctx, limiter, totals, pages, feedPages, match, rows };
   const app = Fastify(serverOptions(ctx.config, opts.logger));
   const authenticator = new Authenticator(ctx.db.write, ctx.config.KEY_PREFIX, limiter);

@@ -16,7 +16,7 @@ import {
   renderJob,
   renderPage,
 } from './render.ts';
-import type { KeptRow, RowCache } from './row-cache.ts';
+import { type KeptRow, keptRow, type RowCache, rowKey } from './row-cache.ts';
 import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { JobState } from '../model/job-state.ts';
 import type { Counted } from '../model/totals.ts';
@@ -530,7 +530,7 @@ async function fromIndex(
   const byId = new Map<string, KeptRow>();
   const unread: string[] = [];
   for (const id of ids) {
-    const kept = ctx.rows?.get(version, format, id);
+    const kept = ctx.rows?.get(version, rowKey(format, id));
     if (kept) byId.set(id, kept);
     else unread.push(id);
   }
@@ -551,11 +551,9 @@ async function fromIndex(
     }
     if (rows.length !== unread.length) return undefined;
     for (const r of rows) {
-      const json = renderJob(r);
-      byId.set(
-        r.id,
-        ctx.rows?.put(version, format, r.id, json, r.pos) ?? { json: Buffer.from(json), pos: r.pos },
-      );
+      const row = keptRow(renderJob(r), r.pos);
+      ctx.rows?.put(version, rowKey(format, r.id), row);
+      byId.set(r.id, row);
     }
   }
   const rows = ids.map((id) => ({ id, ...byId.get(id)! }));

@@ -27,7 +27,7 @@ import { all, complement, difference } from '../../src/search/match-sets.ts';
 import { parseTsQuery, parseTsVector } from '../../src/search/match-tsquery.ts';
 import { readLexemes } from '../../src/search/match-words.ts';
 import { PageCache, pageSize } from '../../src/search/page-cache.ts';
-import { RowCache } from '../../src/search/row-cache.ts';
+import { rowCache } from '../../src/search/row-cache.ts';
 import { parseAdvancedQuery, parseWebQuery } from '../../src/search/textquery.ts';
 import { salaryDistribution } from '../../src/search/salary-stats.ts';
 import { TotalsCache } from '../../src/search/totals.ts';
@@ -374,7 +374,7 @@ describe('the match index', () => {
   });
 
   it('pages, totals and counts are those of PostgreSQL, byte for byte', async () => {
-    const rows = new RowCache(1 << 16);
+    const rows = rowCache(1 << 16);
     let answered = 0;
     let runs = 0;
     await fc.assert(
@@ -820,7 +820,7 @@ describe('the match index', () => {
         };
       },
     }) as pg.Pool;
-    const rows = new RowCache(1 << 22);
+    const rows = rowCache(1 << 22);
     const ctx = (v: number): SearchContext => ({ ...indexed(), pool, rows, version: v });
     const ask = (c: SearchContext, offset: number, descriptionFormat?: 'text') =>
       searchJobs(c, {
