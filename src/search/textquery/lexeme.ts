@@ -123,7 +123,11 @@ export function forecastLexeme(sanitized: string): LexemeForecast {
   return 'none';
 }
 
-/** A tsquery quoted literal: backslashes and quotes escaped so nothing inside acts as an operator. */
+/**
+ * A tsquery quoted literal: backslashes and quotes escaped so nothing inside acts as an operator. A term
+ * left empty (a lone escaped backslash) is a blank: `''` is a syntax error in to_tsquery, `' '` has no
+ * lexeme, as the term typed has none.
+ */
 export function tsLiteral(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''") || ' '}'`;
 }
