@@ -165,7 +165,7 @@ const schema = {
   },
   ROW_CACHE_MB: {
     doc: "Memory (MB) each worker keeps the rendered jobs of the match index's pages in, at the newest data version, so that pages sharing rows read only the others (0: none)",
-    default: 16,
+    default: 8,
     parse: int(0, 65_536),
   },
   WARM_UP_MS: {
