@@ -164,7 +164,7 @@ const schema = {
     parse: int(0, 65_536),
   },
   ROW_CACHE_MB: {
-    doc: "Memory (MB) each worker keeps the rendered jobs of the match index's pages in, at the newest data version, so that pages sharing rows read only the others (0: none)",
+    doc: "Memory (MB) each worker keeps the rendered jobs of the match index's pages in, per data version, so that pages sharing rows read only the others (0: none)",
     default: 8,
     parse: int(0, 65_536),
   },

@@ -45,7 +45,7 @@ export interface SearchContext {
   pages?: PageCache<SearchPage>;
   /** The in-memory match index; without it (or when it cannot answer) PostgreSQL counts and pages. */
   match?: MatchSource;
-  /** Rendered rows of the match index's pages at the newest version; without it each page reads them all. */
+  /** Rendered rows of the match index's pages per data version; without it each page reads them all. */
   rows?: RowCache;
 }
 

@@ -24,7 +24,7 @@ export interface AppContext {
   pages?: PageCache<SearchPage>;
   /** Set by buildApp: feed pages kept per data version (none when PAGE_CACHE_MB is 0). */
   feedPages?: PageCache<FeedPage>;
-  /** Set by buildApp: rendered rows of the match index's pages at the newest version (none when ROW_CACHE_MB is 0). */
+  /** Set by buildApp: rendered rows of the match index's pages per data version (none when ROW_CACHE_MB is 0). */
   rows?: RowCache;
   /** The in-memory match index (set by buildApp in a worker, or given by the process that holds it). */
   match?: MatchSource;
