@@ -551,7 +551,9 @@ async function fromIndex(
     }
     if (rows.length !== unread.length) return undefined;
     for (const r of rows) {
-      const row = keptRow(renderJob(r), r.pos);
+      const json = renderJob(r);
+      // A buffer of its own only for a row that is kept: otherwise it is copied into its page at once.
+      const row = ctx.rows ? keptRow(json, r.pos) : { json: Buffer.from(json), pos: r.pos };
       ctx.rows?.put(version, rowKey(format, r.id), row);
       byId.set(r.id, row);
     }
