@@ -16,7 +16,7 @@ import {
   renderJob,
   renderPage,
 } from './render.ts';
-import { type KeptRow, keptRow, type RowCache, rowKey } from './row-cache.ts';
+import { type KeptRow, type RowCache, rowKey } from './row-cache.ts';
 import { raw, type Sql, sql, stateIs } from './sql.ts';
 import { JobState } from '../model/job-state.ts';
 import type { Counted } from '../model/totals.ts';
@@ -552,10 +552,12 @@ async function fromIndex(
     if (rows.length !== unread.length) return undefined;
     for (const r of rows) {
       const json = renderJob(r);
-      // A buffer of its own only for a row that is kept: otherwise it is copied into its page at once.
-      const row = ctx.rows ? keptRow(json, r.pos) : { json: Buffer.from(json), pos: r.pos };
-      ctx.rows?.put(version, rowKey(format, r.id), row);
-      byId.set(r.id, row);
+      byId.set(
+        r.id,
+        ctx.rows
+          ? ctx.rows.put(version, rowKey(format, r.id), json, r.pos)
+          : { json: Buffer.from(json), pos: r.pos },
+      );
     }
   }
   const rows = ids.map((id) => ({ id, ...byId.get(id)! }));
