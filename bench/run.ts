@@ -20,6 +20,7 @@ import {
   ROOT,
   rssSampler,
   SERVICE_ENTRY,
+  SERVICE_ENV,
   SERVICE_NODE_FLAGS,
   startServer,
 } from './lib/proc.ts';
@@ -238,14 +239,18 @@ async function main() {
   // variables reach the service too (and every other process of the run).
   for (const name of [...SETTING_NAMES, 'NODE_OPTIONS', ...Object.keys(WORKER_MALLOC_ENV)]) {
     const v = process.env[name];
-    if (v !== undefined && !(name in serviceSettings))
+    if (v !== undefined && !(name in serviceSettings) && !(name in SERVICE_ENV))
       serviceSettings[name] = `${name.endsWith('_URL') ? '(set)' : v} (from the environment)`;
   }
   const settingsText = Object.entries(serviceSettings)
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
   say(
-    `service: \`node ${[...SERVICE_NODE_FLAGS, SERVICE_ENTRY].join(' ')}\` as \`npm start\` runs it, with its defaults but ${settingsText}`,
+    `service: \`${Object.entries(SERVICE_ENV)
+      .map(([k, v]) => `${k}=${v} `)
+      .join(
+        '',
+      )}node ${[...SERVICE_NODE_FLAGS, SERVICE_ENTRY].join(' ')}\` as \`npm start\` runs it, with its defaults but ${settingsText}`,
   );
   const service = await startServer(
     'service',

@@ -28,14 +28,18 @@ const scripts = (
 /** The Node flags of `npm run cli` (its heap cap, package.json), so that commands run as users run them. */
 export const CLI_NODE_FLAGS: string[] = scripts.cli.split(' ').filter((f) => f.startsWith('--max-'));
 
-/** The service's entry as `npm start` runs it, and the Node flags it runs it with (package.json). */
+/**
+ * The service's entry as `npm start` runs it, the Node flags it runs it with and the environment it sets
+ * (glibc's allocator variables), from package.json.
+ */
 export const SERVICE_ENTRY = 'dist/main.js';
-export const SERVICE_NODE_FLAGS: string[] = scripts.start
-  .split('&&')
-  .at(-1)!
-  .trim()
-  .split(/\s+/)
-  .filter((f) => f.startsWith('--'));
+const startWords = scripts.start.split('&&').at(-1)!.trim().split(/\s+/);
+export const SERVICE_NODE_FLAGS: string[] = startWords.filter((f) => f.startsWith('--'));
+export const SERVICE_ENV: Record<string, string> = Object.fromEntries(
+  startWords
+    .filter((w) => /^[A-Z_]+=/.test(w))
+    .map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
+);
 
 /** Compiles the service as `npm start` does; its entry is then `dist/main.js`. */
 export function buildService(): void {
@@ -86,7 +90,13 @@ export async function startServer(
   readyPath: string,
   timeoutMs = 120_000,
 ): Promise<Server> {
-  const child = spawnTs(script, args, env, script === SERVICE_ENTRY ? SERVICE_NODE_FLAGS : []);
+  const service = script === SERVICE_ENTRY;
+  const child = spawnTs(
+    script,
+    args,
+    service ? { ...SERVICE_ENV, ...env } : env,
+    service ? SERVICE_NODE_FLAGS : [],
+  );
   let errText = '';
   child.stderr!.on('data', (b: Buffer) => {
     errText += b.toString();

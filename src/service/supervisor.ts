@@ -73,7 +73,9 @@ export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): s
  * whose page faults are slow that halved the varied mix (200k postings: 93–107 against 190–274 requests/s,
  * the workers' system time 5 s → 1.5 s each over 20 s), for a heap ~20 MB smaller per worker
  * (bench/README.md). Free memory above 1 MB at the top of the heap is returned. Other C libraries ignore
- * these variables.
+ * these variables. `npm start` sets the same for the process it starts, which serves HTTP itself up to
+ * two cores: at a million live jobs it ended the varied mix and a feed drain at 496–501 MB against 535
+ * (bench/README.md, "A ninth machine…"); glibc reads them only at start, so it cannot set them itself.
  */
 export const WORKER_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_MMAP_THRESHOLD_: '69632',

@@ -139,4 +139,10 @@ describe("the allocator's settings of a worker", () => {
       expect(await p.exit).toBe(0);
     },
   );
+  it('are the ones `npm start` gives the process it starts (which serves HTTP itself up to two cores)', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const words = (pkg.scripts.start as string).split('&&').at(-1)!.trim().split(/\s+/);
+    for (const [k, v] of Object.entries(WORKER_MALLOC_ENV)) expect(words).toContain(`${k}=${v}`);
+    expect(words.indexOf('node')).toBeGreaterThan(words.indexOf('MALLOC_TRIM_THRESHOLD_=1048576'));
+  });
 });
