@@ -74,7 +74,7 @@ export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): s
  * the workers' system time 5 s → 1.5 s each over 20 s), for a heap ~20 MB smaller per worker
  * (bench/README.md). Free memory above 1 MB at the top of the heap is returned. Other C libraries ignore
  * these variables. `npm start` sets the same for the process it starts, which serves HTTP itself up to
- * two cores: at a million live jobs it ended the varied mix and a feed drain at 496–501 MB against 535
+ * two cores: at a million live jobs it ended the varied mix and a feed drain at 466–496 MB against 535–538
  * (bench/README.md, "A ninth machine…"); glibc reads them only at start, so it cannot set them itself.
  */
 export const WORKER_MALLOC_ENV: Readonly<Record<string, string>> = {
