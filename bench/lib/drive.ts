@@ -1,6 +1,8 @@
-// Drives a server with autocannon (closed loop, keep-alive connections, no pipelining) and measures
-// every response's latency itself, so p95 is exact (autocannon's own histogram has no p95).
-import autocannon from 'autocannon';
+// Drives a server: `connections` closed loops over keep-alive connections (node:http's agent, its native
+// parser), no pipelining, every response's latency recorded (exact percentiles). A body is read as the
+// bytes that arrive and kept only where its kind follows cursors, so the generator's own cost, which
+// shares the machine's cores with the server, stays small for large pages (docs in bench/README.md).
+import http from 'node:http';
 import type { Kind } from './mix.ts';
 
 export interface Figures {
@@ -28,18 +30,16 @@ export interface Figures {
   >;
 }
 
+const NEXT_CURSOR = Buffer.from('"next_cursor":"');
+/** A request unanswered this long is given up and counted as an error. */
+const TIMEOUT_MS = 10_000;
+
 /** Header naming the request kind; the service ignores it, the baseline server answers by it. */
 export const KIND_HEADER = 'x-bench-kind';
 
 interface Walk {
   path: string;
   page: number;
-}
-
-interface Ctx {
-  kind?: Kind;
-  page?: number;
-  start?: string;
 }
 
 /** Round-robin over the paths of a kind, following cursors where the kind walks. */
@@ -52,12 +52,12 @@ class Source {
     if (w) return w;
     return { path: this.kind.paths[this.i++ % this.kind.paths.length], page: 0 };
   }
-  follow(start: string, page: number, body: string) {
+  follow(start: string, page: number, body: Buffer) {
     if (!this.kind.walk || page + 1 >= this.kind.walk) return;
-    const at = body.lastIndexOf('"next_cursor":"');
+    const at = body.lastIndexOf(NEXT_CURSOR);
     if (at < 0) return;
-    const from = at + '"next_cursor":"'.length;
-    const cursor = body.slice(from, body.indexOf('"', from));
+    const from = at + NEXT_CURSOR.length;
+    const cursor = body.toString('latin1', from, body.indexOf('"', from));
     this.walks.push({ path: `${start}&cursor=${encodeURIComponent(cursor)}`, page: page + 1 });
   }
 }
@@ -67,11 +67,6 @@ export function mixSequence(kinds: Kind[]): Kind[] {
   const slots: { kind: Kind; at: number }[] = [];
   for (const k of kinds) for (let j = 0; j < k.weight; j++) slots.push({ kind: k, at: (j + 0.5) / k.weight });
   return slots.sort((a, b) => a.at - b.at || a.kind.name.localeCompare(b.kind.name)).map((s) => s.kind);
-}
-
-/** autocannon's client keeps the request iterator's context, the one `setupRequest` was given. */
-function clientContext(client: unknown): Ctx {
-  return (client as { requestIterator?: { context?: Ctx } }).requestIterator?.context ?? {};
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -93,66 +88,79 @@ export async function drive(
 ): Promise<Figures> {
   const sources = new Map(kinds.map((k) => [k.name, new Source(k)]));
   const sequence = kinds.length === 1 ? kinds : mixSequence(kinds);
-  const anyWalk = kinds.some((k) => k.walk);
   let turn = 0;
-  const request: autocannon.Request = {
-    method: 'GET',
-    setupRequest: (req, context) => {
-      const ctx = context as Ctx;
-      const kind = sequence[turn++ % sequence.length];
-      const w = sources.get(kind.name)!.next();
-      ctx.kind = kind;
-      ctx.page = w.page;
-      ctx.start = w.page === 0 ? w.path : w.path.slice(0, w.path.lastIndexOf('&cursor='));
-      return {
-        ...req,
-        path: w.path,
-        headers: { authorization: `Bearer ${key}`, [KIND_HEADER]: kind.name },
-      };
-    },
-  };
-  // A response body is only collected when onResponse is set: set it exactly when some kind walks.
-  if (anyWalk) {
-    request.onResponse = (status, body, context) => {
-      const ctx = context as Ctx;
-      if (status === 200 && ctx.kind?.walk) sources.get(ctx.kind.name)!.follow(ctx.start!, ctx.page!, body);
-    };
-  }
   let latencies = new Float64Array(1 << 16);
   let n = 0;
   let bytes = 0;
+  let errors = 0;
   const statuses: Record<string, number> = {};
   const perKind = new Map<string, { ms: number[]; non2xx: number }>();
-  const started = performance.now();
-  let finish: (err: Error | null, result: autocannon.Result) => void = () => {};
-  const done = new Promise<autocannon.Result>((resolve, reject) => {
-    finish = (err, result) => (err ? reject(err) : resolve(result));
-  });
-  const instance = autocannon(
-    { url: base, connections, duration, timeout: 10, pipelining: 1, requests: [request] },
-    (err, result) => finish(err, result),
-  );
-  instance.on('response', (client, statusCode, resBytes, responseTime) => {
-    // The client's context still holds the answered request's kind: the next request is set up after this.
-    const name = sequence.length > 1 ? (clientContext(client).kind?.name ?? '?') : undefined;
-    timeline?.(name ?? sequence[0].name, responseTime, statusCode, clientContext(client).start ?? '');
-    if (name) {
-      const k = perKind.get(name) ?? { ms: [], non2xx: 0 };
-      perKind.set(name, k);
-      k.ms.push(responseTime);
-      if (statusCode < 200 || statusCode > 299) k.non2xx++;
+  const record = (kind: string, start: string, ms: number, status: number, size: number) => {
+    timeline?.(kind, ms, status, start);
+    if (sequence.length > 1) {
+      const k = perKind.get(kind) ?? { ms: [], non2xx: 0 };
+      perKind.set(kind, k);
+      k.ms.push(ms);
+      if (status < 200 || status > 299) k.non2xx++;
     }
     if (n === latencies.length) {
       const grown = new Float64Array(n * 2);
       grown.set(latencies);
       latencies = grown;
     }
-    latencies[n++] = responseTime;
-    bytes += resBytes;
-    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-  });
-  const result = await done;
-  const seconds = Math.max(result.duration ?? 0, (performance.now() - started) / 1000 - 0.05);
+    latencies[n++] = ms;
+    bytes += size;
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  };
+  const url = new URL(base);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections, keepAliveMsecs: 60_000 });
+  const auth = `Bearer ${key}`;
+  const started = performance.now();
+  const deadline = started + duration * 1000;
+  // One request of the closed loop: the body is read as bytes and kept only where the kind walks. A
+  // connection error, a body cut short or a socket silent for TIMEOUT_MS counts as an error.
+  const once = (kind: Kind) =>
+    new Promise<void>((resolve) => {
+      const w = sources.get(kind.name)!.next();
+      const start = w.page === 0 ? w.path : w.path.slice(0, w.path.lastIndexOf('&cursor='));
+      const t0 = performance.now();
+      let settled = false;
+      const failed = () => {
+        if (settled) return;
+        settled = true;
+        errors++;
+        resolve();
+      };
+      const headers = { authorization: auth, [KIND_HEADER]: kind.name };
+      const req = http.get({ agent, hostname: url.hostname, port: url.port, path: w.path, headers });
+      req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error('timeout')));
+      req.on('error', failed);
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (kind.walk) chunks.push(chunk);
+        });
+        res.on('error', failed);
+        res.on('close', () => {
+          if (!res.complete) return failed();
+          if (settled) return;
+          settled = true;
+          const status = res.statusCode ?? 0;
+          record(kind.name, start, performance.now() - t0, status, size);
+          if (status === 200 && kind.walk)
+            sources.get(kind.name)!.follow(start, w.page, Buffer.concat(chunks));
+          resolve();
+        });
+      });
+    });
+  const loop = async () => {
+    while (performance.now() < deadline) await once(sequence[turn++ % sequence.length]);
+  };
+  await Promise.all(Array.from({ length: connections }, loop));
+  agent.destroy();
+  const seconds = (performance.now() - started) / 1000;
   const sorted = latencies.slice(0, n).sort();
   const distinct = kinds.length === 1 && !kinds[0].walk ? kinds[0].paths.length : n;
   const first = distinct < n ? latencies.slice(0, distinct).sort() : undefined;
@@ -167,7 +175,7 @@ export async function drive(
     p95_ms: r1(percentile(sorted, 95)),
     p99_ms: r1(percentile(sorted, 99)),
     max_ms: r1(sorted.length ? sorted[sorted.length - 1] : 0),
-    errors: result.errors + result.timeouts,
+    errors,
     non2xx,
     statuses,
     mean_bytes: n ? Math.round(bytes / n) : 0,
