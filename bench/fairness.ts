@@ -3,7 +3,7 @@
 //   npx tsx bench/fairness.ts --data bench/data/jobs-20000-seed-1-rounds-1 [options]
 //   npx tsx bench/fairness.ts --database-url URL [--data-dir DIR] [options]
 // The light account drives the varied mix of `npm run bench` (bench/lib/mix.ts) on a few connections; the
-// flooding account sends description phrase searches (with offsets, prefixes, collapsed), which
+// flooding accounts (one unless told) send description phrase searches (with offsets, prefixes, collapsed), which
 // PostgreSQL answers by a scan, on many. Printed: both phases' figures and the ratio of the light account's p99
 // under the flood to its p99 alone (the gate's aim: at most 2×). See bench/README.md, "Fairness".
 import { parseArgs } from 'node:util';
@@ -24,7 +24,9 @@ const USAGE = `usage: npx tsx bench/fairness.ts (--data DIR | --database-url URL
   --seconds S              measuring time of each phase (default 15)
   --warmup S               the light account's mix before measuring (default 5)
   --light-connections C    the light account's connections (default 4)
-  --heavy-connections C    the flooding account's connections (default 32)
+  --heavy-connections C    the flooding accounts' connections, shared evenly among them (default 32)
+  --heavy-accounts N       how many accounts flood (default 1): several hold more of the gate's slots
+                           at once than one account may
   --set NAME=VALUE         a setting of the service (repeatable), e.g. --set EXPENSIVE_PER_PROCESS=1000
                            to see the same flood without the gate
 `;
@@ -40,6 +42,7 @@ function parse() {
       warmup: { type: 'string', default: '5' },
       'light-connections': { type: 'string', default: '4' },
       'heavy-connections': { type: 'string', default: '32' },
+      'heavy-accounts': { type: 'string', default: '1' },
       set: { type: 'string', multiple: true, default: [] },
     },
   });
@@ -64,6 +67,7 @@ function parse() {
     warmup: n('warmup'),
     light: n('light-connections'),
     heavy: n('heavy-connections'),
+    heavyAccounts: Math.max(1, n('heavy-accounts')),
     settings,
   };
 }
@@ -108,6 +112,29 @@ function floodKind(words: string[]): Kind {
   return { name: 'flood', weight: 100, paths };
 }
 
+/** The flooding accounts' figures together: counts summed, the slowest of their percentiles. */
+function together(all: Figures[]): Figures {
+  if (all.length === 1) return all[0];
+  const sum = (k: 'requests' | 'rps' | 'errors' | 'non2xx') => all.reduce((a, f) => a + f[k], 0);
+  const slowest = (k: 'p50_ms' | 'p95_ms' | 'p99_ms' | 'max_ms') => Math.max(...all.map((f) => f[k]));
+  const statuses: Record<string, number> = {};
+  for (const f of all) for (const [s, n] of Object.entries(f.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
+  const requests = sum('requests');
+  return {
+    requests,
+    seconds: all[0].seconds,
+    rps: Math.round(sum('rps')),
+    p50_ms: slowest('p50_ms'),
+    p95_ms: slowest('p95_ms'),
+    p99_ms: slowest('p99_ms'),
+    max_ms: slowest('max_ms'),
+    errors: sum('errors'),
+    non2xx: sum('non2xx'),
+    statuses,
+    mean_bytes: Math.round(all.reduce((a, f) => a + f.mean_bytes * f.requests, 0) / Math.max(1, requests)),
+  };
+}
+
 const brief = (f: Figures) =>
   `${f.requests} requests, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, max ${f.max_ms} ms, ${f.rps} req/s, statuses ${JSON.stringify(f.statuses)}, ${f.errors} errors`;
 
@@ -121,7 +148,9 @@ async function main() {
   const dataDir = path.resolve(opts.dataDir ?? path.join(ROOT, 'bench/data/fairness'));
   const env = { DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   const light = await keyOf('fairness-light', env);
-  const heavy = await keyOf('fairness-heavy', env);
+  const heavy: string[] = [];
+  for (let i = 0; i < opts.heavyAccounts; i++)
+    heavy.push(await keyOf(i ? `fairness-heavy-${i + 1}` : 'fairness-heavy', env));
 
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   cleanup.push(() => pool.end());
@@ -150,11 +179,16 @@ async function main() {
   say(`light account alone: ${opts.light} connections, ${opts.seconds} s`);
   const alone = await drive(service.base, light, mix(1), opts.seconds, opts.light);
   say(`  ${brief(alone)}`);
-  say(`light account under the flood: ${opts.heavy} connections of heavy requests from another account`);
-  const [during, flooding] = await Promise.all([
+  say(
+    `light account under the flood: ${opts.heavy} connections of heavy requests from ${heavy.length} other account(s)`,
+  );
+  const share = (i: number) =>
+    Math.floor(opts.heavy / heavy.length) + (i < opts.heavy % heavy.length ? 1 : 0);
+  const [during, ...floods] = await Promise.all([
     drive(service.base, light, mix(2), opts.seconds, opts.light),
-    drive(service.base, heavy, [flood], opts.seconds, opts.heavy),
+    ...heavy.map((key, i) => drive(service.base, key, [flood], opts.seconds, share(i))),
   ]);
+  const flooding = together(floods);
   say(`  light: ${brief(during)}`);
   say(`  flood: ${brief(flooding)}`);
   const ratio = alone.p99_ms ? Math.round((during.p99_ms / alone.p99_ms) * 100) / 100 : null;
@@ -162,6 +196,7 @@ async function main() {
     settings,
     seconds: opts.seconds,
     connections: { light: opts.light, heavy: opts.heavy },
+    heavy_accounts: heavy.length,
     light_alone: alone,
     light_under_flood: during,
     flood: flooding,
