@@ -89,7 +89,11 @@ const schema = {
   LOG_LEVEL: { doc: 'pino log level', default: 'info', parse: logLevel },
   KEY_PREFIX: { doc: 'Fixed prefix of API keys', default: 'jps_', parse: str },
   STATEMENT_TIMEOUT_MS: { doc: 'Timeout of every read query', default: 5000, parse: int(100, 600_000) },
-  POOL_MAX: { doc: 'Connections per pool', default: 10, parse: int(1, 200) },
+  POOL_MAX: {
+    doc: 'Connections per pool (each process has a read and a write pool); each new PostgreSQL backend maps the shared buffers it reads page by page, so fewer, busier connections cost PostgreSQL less CPU a request',
+    default: 4,
+    parse: int(1, 200),
+  },
   POOL_ACQUIRE_TIMEOUT_MS: {
     doc: 'How long a request waits for a pool connection',
     default: 3000,
@@ -134,8 +138,8 @@ const schema = {
   },
   DEMO_DATA: { doc: 'Load the demo dataset into an empty index on start', default: true, parse: bool },
   EXPENSIVE_PER_PROCESS: {
-    doc: 'Expensive requests run at once per process: collapse, deep offset, description search, prefix terms, that PostgreSQL answers by a scan (those the match index or a kept page answers are not expensive)',
-    default: 4,
+    doc: 'Expensive requests run at once per process: collapse, deep offset, description search, prefix terms, that PostgreSQL answers by a scan (those the match index or a kept page answers are not expensive); keep it below POOL_MAX so that cheap reads always find a connection',
+    default: 2,
     parse: int(1, 1000),
   },
   EXPENSIVE_PER_ACCOUNT: {

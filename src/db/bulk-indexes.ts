@@ -8,7 +8,7 @@
 // loader holds BULK_LOCK for the whole load; every migrate (each process start) builds what a load
 // that is no longer running left behind.
 import os from 'node:os';
-import type pg from 'pg';
+import pg from 'pg';
 
 const BULK_LOCK = 7_410_003;
 
@@ -126,7 +126,10 @@ function isToastRace(err: unknown): boolean {
   return e.code === 'XX001' && /chunk number .* for toast value/.test(e.message ?? '');
 }
 
-/** Builds every index of deferred_indexes, one per core at a time (CREATE INDEX builds share the table). */
+/**
+ * Builds every index of deferred_indexes, one per core at a time (CREATE INDEX builds share the table),
+ * each builder on a connection of its own: the pool is sized for requests, not for the cores.
+ */
 async function buildIndexes(pool: pg.Pool, onProgress?: IndexProgress): Promise<void> {
   const { rows } = await pool.query<{ name: string; def: string }>(
     // The largest (the descriptions' vectors) first, so the builders finish together.
@@ -137,7 +140,10 @@ async function buildIndexes(pool: pg.Pool, onProgress?: IndexProgress): Promise<
   onProgress?.(0, rows.length);
   const queue = [...rows];
   const builder = async () => {
-    const client = await pool.connect();
+    const client = new pg.Client(pool.options);
+    // A backend lost between queries emits here; the query in flight rejects on its own.
+    client.on('error', () => {});
+    await client.connect();
     try {
       for (let r = queue.shift(); r; r = queue.shift()) {
         for (let attempt = 1; ; attempt++) {
@@ -156,13 +162,10 @@ async function buildIndexes(pool: pg.Pool, onProgress?: IndexProgress): Promise<
         onProgress?.(++built, rows.length);
       }
     } finally {
-      client.release();
+      await client.end().catch(() => {});
     }
   };
-  const builders = Math.max(
-    1,
-    Math.min(os.availableParallelism(), rows.length, (pool.options.max ?? 10) - 2),
-  );
+  const builders = Math.max(1, Math.min(os.availableParallelism(), rows.length));
   await Promise.all(Array.from({ length: builders }, builder));
 }
 
