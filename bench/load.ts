@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from '../src/db/embedded.ts';
+import { waitForAutoprewarm } from './lib/prewarm.ts';
 import { CLI_NODE_FLAGS, cli, finished, ROOT, rssSampler, spawnTs } from './lib/proc.ts';
 
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
@@ -106,26 +107,14 @@ const postmaster = Number(readFileSync(path.join(dir, 'pg', 'postmaster.pid'), '
 const env = { DATABASE_URL: server.url, DATA_DIR: dir, LOG_LEVEL: 'warn' };
 await cli(['migrate'], env, false);
 say(`postgres ${server.url} (postmaster ${postmaster}); load average ${load().join(' ')}`);
-// A cluster just started reads back the blocks its last shutdown listed (autoprewarm: gigabytes at a
-// million jobs) in the background; a load timed meanwhile would be charged that work (at 200k, a round's
-// PostgreSQL CPU 12.5–14.2 s warm against 17.5–23.6 s just started). Waited for and reported apart.
-await (async () => {
+// Not timed beside autoprewarm's reading back the blocks of the last shutdown (at 200k, a round's
+// PostgreSQL CPU 17.5–23.6 s beside it, 12.5–14.3 s after it).
+{
   const client = new pg.Client({ connectionString: server.url });
   await client.connect();
-  const t0 = performance.now();
-  try {
-    for (;;) {
-      const { rows } = await client.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'autoprewarm worker'",
-      );
-      if (!rows[0].n || performance.now() - t0 > 600_000) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  } finally {
-    await client.end();
-  }
-  say(`autoprewarm: waited ${r1((performance.now() - t0) / 1000)} s for the blocks of the last shutdown`);
-})();
+  const waited = await waitForAutoprewarm(client).finally(() => client.end());
+  say(`autoprewarm: waited ${r1(waited)} s for the blocks of the last shutdown`);
+}
 
 const results: Record<string, unknown>[] = [];
 try {

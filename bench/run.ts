@@ -24,6 +24,7 @@ import {
   SERVICE_NODE_FLAGS,
   startServer,
 } from './lib/proc.ts';
+import { waitForAutoprewarm } from './lib/prewarm.ts';
 import { type KindResult, svg, table } from './lib/report.ts';
 
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
@@ -206,19 +207,7 @@ async function main() {
   );
   // The service starts cold, as after a load: no totals shared by an earlier run.
   await pool.query('TRUNCATE shared_totals');
-  // A cluster just started reloads its shared buffers (pg_prewarm's autoprewarm worker, a core for up
-  // to a minute; started a few seconds after the cluster, long before this point): measured beside it,
-  // every figure would be that load's too.
-  const prewarm = performance.now();
-  while (
-    (
-      await pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'autoprewarm worker'`,
-      )
-    ).rows[0].n > 0
-  )
-    await new Promise((r) => setTimeout(r, 1000));
-  const waited = (performance.now() - prewarm) / 1000;
+  const waited = await waitForAutoprewarm(pool);
   if (waited >= 1) say(`waited ${r1(waited)} s for the autoprewarm worker to load the shared buffers`);
 
   // 6. The service, as `npm start` runs it: every setting at its default but where its database and
